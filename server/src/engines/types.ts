@@ -57,3 +57,63 @@ export interface GenerationEngine {
 export class EngineError extends Error {
   override name = 'EngineError';
 }
+
+// ---------------------------------------------------------------------------------------------
+// Moderation (spec 4.6). Implemented in engines/moderation/, composed by engines/moderation/index.ts,
+// which exports `moderationEngine: ModerationEngine`. Called synchronously by POST /moderation.
+
+export type ModerationPolicyName = 'nsfw' | 'violence' | 'hate';
+
+export interface VideoModerationResult {
+  /** Highest score among checked frames. */
+  score: number;
+  framesChecked: number;
+  frames: Array<{ timestamp: number; score: number }>;
+}
+
+export interface ModerationEngine {
+  /** Loads every model once per process; resolves when inference is warm. Idempotent. */
+  warmUp(): Promise<void>;
+  /** Score 0..1 that an image (bytes of a jpeg/png/webp/gif) violates the policy. */
+  scoreImage(image: Buffer, policy: ModerationPolicyName, signal?: AbortSignal): Promise<number>;
+  /**
+   * Samples `maxFrames` evenly spaced frames of the video file, scores them one by one and stops at
+   * the first frame whose score reaches `threshold` (spec 4.6 rules 2 and 3).
+   */
+  scoreVideo(
+    path: string,
+    options: { policy: ModerationPolicyName; threshold: number; maxFrames: number; signal?: AbortSignal },
+  ): Promise<VideoModerationResult>;
+  /** Score 0..1 that a text violates the policy, read natively in the spec's 12 languages. */
+  scoreText(text: string, policy: ModerationPolicyName, signal?: AbortSignal): Promise<number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Faces (spec 4.4, 4.5). engines/faces/detectFaces.ts exports `detectFaces`, engines/faces/swapFace.ts
+// exports `faceSwapEngine: FaceSwapEngine`; engines/faces/index.ts re-exports both plus `warmUpFaces()`.
+
+export interface DetectedFace {
+  /** Box in the source image's pixels. */
+  box: { x: number; y: number; width: number; height: number };
+  score: number;
+  /** PNG bytes of the face cropped with a margin. */
+  crop: Buffer;
+}
+
+/** Finds every face in an image file, largest first; [] when there is none. */
+export type DetectFaces = (imagePath: string, signal?: AbortSignal) => Promise<DetectedFace[]>;
+
+export interface FaceSwapInput {
+  /** Path of the source face image (a crop from detect, downloaded). */
+  sourcePath: string;
+  /** Path of the target image, GIF or video, and its sniffed MIME type. */
+  targetPath: string;
+  targetMime: string;
+  workDir: string;
+  signal: AbortSignal;
+}
+
+export interface FaceSwapEngine {
+  /** Swaps the source face into every face of the target; EngineError when the target has no face. */
+  run(input: FaceSwapInput): Promise<EngineOutput>;
+}
