@@ -39,7 +39,11 @@ export interface DownloadResponse {
 export interface Transport {
   request(req: TransportRequest): Promise<TransportResponse>;
   /** Streams a file (an output URL). Optional: transports that cannot stream may omit it. */
-  download?(req: { url: string; headers: Record<string, string>; signal?: AbortSignal }): Promise<DownloadResponse>;
+  download?(req: {
+    url: string;
+    headers: Record<string, string>;
+    signal?: AbortSignal;
+  }): Promise<DownloadResponse>;
 }
 
 /** A transport error that happened before any response arrived (connection refused, reset, DNS, timeout). */
