@@ -14,7 +14,10 @@ export function formatValidationError(error: z.ZodError): string {
   const parts: string[] = [];
   for (const issue of error.issues) {
     let message = issue.message;
-    if (issue.code === 'invalid_type' && issue.input === undefined) message = 'is required';
+    // zod keeps an issue's input only when parsing with `reportInput`; without it a wrong type is not a
+    // missing value (the spec schemas say `is required` themselves, see typeError in spec/common.ts).
+    if (issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined)
+      message = 'is required';
     if (issue.code === 'unrecognized_keys') {
       message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
     }

@@ -16,11 +16,20 @@ export type GenerationStatus = z.infer<typeof GenerationStatus>;
 export const TERMINAL_STATUSES: readonly GenerationStatus[] = ['completed', 'failed'];
 
 /**
+ * The error of a type check: `is required` when the value is missing, else `message`. zod 4 drops an
+ * issue's input from the final error unless asked, so the missing-or-wrong decision is made here, where
+ * the input is still known; `formatValidationError` then prints the message as is.
+ */
+export function typeError(message: string) {
+  return (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : message);
+}
+
+/**
  * A public media URL (spec 4.2 "Input media rules", 4.6 rule 7): http or https only.
  * Data URIs and file uploads are not accepted.
  */
 export const HttpUrl = z
-  .string({ error: 'must be a string holding an http(s) URL' })
+  .string({ error: typeError('must be a string holding an http(s) URL') })
   .trim()
   .min(1, { error: 'must not be empty' })
   .max(4096, { error: 'must be at most 4096 characters' })
@@ -39,7 +48,7 @@ export const HttpUrl = z
 /** A non-empty prompt. The spec states no maximum; 10,000 characters keeps rows and logs sane. */
 export const PROMPT_MAX_LENGTH = 10_000;
 export const Prompt = z
-  .string({ error: 'must be a string' })
+  .string({ error: typeError('must be a string') })
   .trim()
   .min(1, { error: 'must not be empty' })
   .max(PROMPT_MAX_LENGTH, { error: `must be at most ${PROMPT_MAX_LENGTH} characters` });
@@ -49,7 +58,7 @@ export const Prompt = z
  * the same request and seed; other servers may ignore it.
  */
 export const Seed = z
-  .number({ error: 'must be a number' })
+  .number({ error: typeError('must be a number') })
   .int({ error: 'must be an integer' })
   .min(0, { error: 'must be at least 0' })
   .max(2_147_483_647, { error: 'must be at most 2147483647' });
@@ -61,7 +70,9 @@ export const Seed = z
 export function secondsString<const T extends readonly [string, ...string[]]>(allowed: T) {
   return z.preprocess(
     (value) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : value),
-    z.enum(allowed, { error: `must be one of ${allowed.map((v) => `"${v}"`).join(', ')} (seconds)` }),
+    z.enum(allowed, {
+      error: typeError(`must be one of ${allowed.map((v) => `"${v}"`).join(', ')} (seconds)`),
+    }),
   );
 }
 
@@ -69,17 +80,17 @@ export function secondsString<const T extends readonly [string, ...string[]]>(al
 export const AnySecondsString = z.preprocess(
   (value) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : value),
   z
-    .string({ error: 'must be a string of whole seconds, e.g. "5"' })
+    .string({ error: typeError('must be a string of whole seconds, e.g. "5"') })
     .regex(/^[1-9]\d{0,3}$/, { error: 'must be a whole number of seconds from 1 to 9999, e.g. "5"' }),
 );
 
 export function enumOf<const T extends readonly [string, ...string[]]>(allowed: T) {
-  return z.enum(allowed, { error: `must be one of ${allowed.map((v) => `"${v}"`).join(', ')}` });
+  return z.enum(allowed, { error: typeError(`must be one of ${allowed.map((v) => `"${v}"`).join(', ')}`) });
 }
 
 /** Aspect ratios where the spec says only "Output aspect ratio": any W:H of small whole numbers. */
 export const AnyAspectRatio = z
-  .string({ error: 'must be a string such as "16:9"' })
+  .string({ error: typeError('must be a string such as "16:9"') })
   .regex(/^[1-9]\d?:[1-9]\d?$/, { error: 'must be an aspect ratio such as "16:9" or "1:1"' });
 
 export const IMAGE_ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4'] as const;

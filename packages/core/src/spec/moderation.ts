@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { HttpUrl } from './common.js';
+import { HttpUrl, typeError } from './common.js';
 
 export const MODERATION_POLICIES = ['nsfw', 'violence', 'hate'] as const;
 export const ModerationPolicy = z.enum(MODERATION_POLICIES, {
-  error: 'must be one of "nsfw", "violence", "hate"',
+  error: typeError('must be one of "nsfw", "violence", "hate"'),
 });
 export type ModerationPolicy = z.infer<typeof ModerationPolicy>;
 
@@ -28,18 +28,18 @@ const ModerationFields = z.object({
   image_url: HttpUrl.optional(),
   video_url: HttpUrl.optional(),
   text: z
-    .string({ error: 'must be a string' })
+    .string({ error: typeError('must be a string') })
     .min(1, { error: 'must not be empty' })
     .max(L.textMaxLength, { error: `must be at most ${L.textMaxLength} characters` })
     .optional(),
   policy: ModerationPolicy.default('nsfw'),
   threshold: z
-    .number({ error: 'must be a number' })
+    .number({ error: typeError('must be a number') })
     .min(L.thresholdMin, { error: `must be at least ${L.thresholdMin}` })
     .max(L.thresholdMax, { error: `must be at most ${L.thresholdMax}` })
     .default(L.thresholdDefault),
   max_frames: z
-    .number({ error: 'must be a number' })
+    .number({ error: typeError('must be a number') })
     .int({ error: 'must be an integer' })
     .min(L.maxFramesMin, { error: `must be at least ${L.maxFramesMin}` })
     .max(L.maxFramesMax, { error: `must be at most ${L.maxFramesMax}` })

@@ -54,3 +54,19 @@ export const MEDIA_URL_FIELDS: Record<TaskName, readonly string[]> = {
   'text-to-speech': [],
   'text-to-music': [],
 };
+
+/**
+ * The kind of media each media URL field must hold (spec 4.2): for video-to-video and video-extend
+ * the field is named `image` but holds the source video.
+ */
+export const MEDIA_FIELD_KINDS: Record<TaskName, Readonly<Record<string, 'image' | 'video' | 'audio'>>> = {
+  'text-to-image': {},
+  'image-to-image': { image: 'image' },
+  'text-to-video': {},
+  'image-to-video': { image: 'image' },
+  'reference-to-video': { reference_images: 'image', reference_videos: 'video', reference_audios: 'audio' },
+  'video-to-video': { image: 'video' },
+  'video-extend': { image: 'video' },
+  'text-to-speech': {},
+  'text-to-music': {},
+};

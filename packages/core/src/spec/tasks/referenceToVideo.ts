@@ -6,6 +6,7 @@ import {
   HttpUrl,
   Prompt,
   Seed,
+  typeError,
   VIDEO_RESOLUTIONS,
 } from '../common.js';
 
@@ -13,7 +14,7 @@ export const REFERENCE_LIMITS = { images: 9, videos: 3, audios: 3 } as const;
 
 function urlList(max: number, what: string) {
   return z
-    .array(HttpUrl, { error: `must be an array of ${what} URLs` })
+    .array(HttpUrl, { error: typeError(`must be an array of ${what} URLs`) })
     .max(max, { error: `must hold at most ${max} URLs` });
 }
 

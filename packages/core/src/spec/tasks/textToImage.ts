@@ -7,6 +7,7 @@ import {
   Prompt,
   QUALITIES,
   Seed,
+  typeError,
 } from '../common.js';
 
 export const TEXT_TO_IMAGE_COUNT = { min: 1, max: 4, default: 1 } as const;
@@ -18,7 +19,7 @@ export const TextToImageParams = z.object({
   resolution: enumOf(IMAGE_RESOLUTIONS).default('1k').describe('Resolution: 1k, 2k or 4k'),
   quality: enumOf(QUALITIES).optional().describe('Quality; applies to GPT Image models only'),
   count: z
-    .number({ error: 'must be a number' })
+    .number({ error: typeError('must be a number') })
     .int({ error: 'must be an integer' })
     .min(TEXT_TO_IMAGE_COUNT.min, { error: `must be at least ${TEXT_TO_IMAGE_COUNT.min}` })
     .max(TEXT_TO_IMAGE_COUNT.max, { error: `must be at most ${TEXT_TO_IMAGE_COUNT.max}` })
