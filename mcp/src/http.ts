@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Request, Response } from 'express';
+import { createServer, type CreateServerOptions } from './server.js';
+
+export interface HttpServerOptions {
+  /** 0 picks a free port. Default 3000. */
+  port?: number;
+  /** Default 127.0.0.1, with DNS rebinding protection (Host header must be localhost). */
+  host?: string;
+  /** Host names accepted in the Host header when binding to another interface (e.g. behind a proxy). */
+  allowedHosts?: string[];
+  /** Sessions idle longer than this are closed. Default 1 hour. */
+  sessionIdleMs?: number;
+  server?: CreateServerOptions;
+}
+
+export interface RunningHttpServer {
+  /** The MCP endpoint, e.g. http://127.0.0.1:3000/mcp */
+  url: string;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  lastSeen: number;
+}
+
+/**
+ * Streamable HTTP hosting with stateful sessions (the SDK's StreamableHTTPServerTransport, one McpServer
+ * per session), on the SDK's Express app, which validates the Host header on localhost against DNS
+ * rebinding. When hosted, each request may carry its own API key in `Authorization: Bearer <key>`;
+ * without one the server's MEDIAGEN_API_KEY is used.
+ */
+export async function startHttpServer(options: HttpServerOptions = {}): Promise<RunningHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const app = createMcpExpressApp({
+    host,
+    ...(options.allowedHosts?.length ? { allowedHosts: options.allowedHosts } : {}),
+  });
+  const sessions = new Map<string, Session>();
+  const idleMs = options.sessionIdleMs ?? 60 * 60_000;
+
+  const sessionOf = (req: Request): Session | undefined => {
+    const id = req.headers['mcp-session-id'];
+    const session = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (session) session.lastSeen = Date.now();
+    return session;
+  };
+
+  const jsonRpcError = (res: Response, status: number, message: string) => {
+    res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  };
+
+  app.post('/mcp', async (req: Request, res: Response) => {
+    try {
+      const existing = sessionOf(req);
+      if (existing) {
+        await existing.transport.handleRequest(req, res, req.body);
+        return;
+      }
+      if (req.headers['mcp-session-id'] !== undefined) {
+        jsonRpcError(res, 404, 'Unknown or expired session: initialize a new one');
+        return;
+      }
+      if (!isInitializeRequest(req.body)) {
+        jsonRpcError(res, 400, 'Bad request: no session id, and the request is not initialize');
+        return;
+      }
+      const server = createServer({ ...options.server, keyFromAuthorizationHeader: true });
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          sessions.set(id, { transport, lastSeen: Date.now() });
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+        void server.close();
+      };
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (error) {
+      process.stderr.write(`mediagen-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (!res.headersSent) jsonRpcError(res, 500, 'Internal server error');
+    }
+  });
+
+  const bySession = async (req: Request, res: Response) => {
+    const session = sessionOf(req);
+    if (!session) {
+      jsonRpcError(
+        res,
+        req.headers['mcp-session-id'] === undefined ? 400 : 404,
+        'Unknown or missing session id',
+      );
+      return;
+    }
+    await session.transport.handleRequest(req, res);
+  };
+  app.get('/mcp', bySession);
+  app.delete('/mcp', bySession);
+  app.get('/healthz', (_req: Request, res: Response) => {
+    res.json({ ok: true, sessions: sessions.size });
+  });
+
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (now - session.lastSeen > idleMs) {
+          sessions.delete(id);
+          void session.transport.close();
+        }
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweep.unref();
+
+  const httpServer: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(options.port ?? 3000, host, (error?: Error) => (error ? reject(error) : resolve(s)));
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    url: `http://${urlHost}:${port}/mcp`,
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => {})));
+      sessions.clear();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}

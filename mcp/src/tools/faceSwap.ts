@@ -1,0 +1,121 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { DetectFacesRequest, FaceSwapRequest, Generation, idempotencyKeyFor } from '@mediagen/core';
+import type { ToolContext } from '../context.js';
+import { generationResult } from '../generationResult.js';
+import { ProgressReporter } from '../progress.js';
+import { failure } from '../results.js';
+import { runTool, waitSecondsFor } from '../runTool.js';
+import { priceNote } from '../taskDocs.js';
+import { waitBounded } from '../waitBounded.js';
+
+/**
+ * face_swap: swap a face into a target image, video or GIF (POST /face-swap), detecting the face first
+ * when given a whole source image, then wait within the bounded wait like generate. Charged.
+ */
+export function registerFaceSwap(server: McpServer, ctx: ToolContext) {
+  const cost = priceNote(
+    ctx.catalog,
+    ['face-swap'],
+    'COSTS MONEY: charged when submitted (a fixed price for an image target; for a video the price scales with its duration), refunded automatically if the swap fails.',
+  );
+  return server.registerTool(
+    'face_swap',
+    {
+      title: 'Swap a face',
+      description:
+        'Put a face onto the people in a target image, video or GIF. Give either source_face_url (a face URL from detect_faces) ' +
+        'or source_image plus face_index (the face is detected for you). ' +
+        `Waits up to wait_seconds (at most ${ctx.maxWaitSeconds} s) with progress; if still processing, call get_generation with the returned id (do not submit again). ` +
+        'Repeating a call with identical arguments returns the same swap instead of charging twice. ' +
+        cost,
+      inputSchema: {
+        source_face_url: FaceSwapRequest.shape.source_face_url
+          .optional()
+          .describe('A cropped face URL returned by detect_faces. Give this or source_image.'),
+        source_image: DetectFacesRequest.shape.source_image
+          .optional()
+          .describe(
+            'Public http(s) URL of an image with the face to use; face_index picks which face. Give this or source_face_url.',
+          ),
+        face_index: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe('With source_image: which detected face to use, 0 = the first (default 0)'),
+        target_media: FaceSwapRequest.shape.target_media.describe(
+          'Public http(s) URL of the target image, video or GIF',
+        ),
+        wait_seconds: z
+          .number()
+          .min(0)
+          .optional()
+          .describe(
+            `How long to wait for the result, in seconds (0 = return the id at once). Default and maximum ${ctx.maxWaitSeconds}.`,
+          ),
+      },
+      outputSchema: Generation,
+      annotations: {
+        readOnlyHint: false,
+        idempotentHint: false,
+        destructiveHint: false,
+        openWorldHint: true,
+      },
+    },
+    async ({ source_face_url, source_image, face_index, target_media, wait_seconds }, extra) =>
+      runTool(ctx, 'face_swap', extra, async (client) => {
+        if ((source_face_url === undefined) === (source_image === undefined)) {
+          return failure(
+            `VALIDATION_ERROR: give exactly one of source_face_url and source_image (${source_face_url === undefined ? 'neither was given' : 'both were given'}).\n` +
+              'What to do: pass a face URL from detect_faces as source_face_url, or the whole image as source_image (with face_index); nothing was charged.',
+          );
+        }
+        if (face_index !== undefined && source_image === undefined) {
+          return failure(
+            'VALIDATION_ERROR: face_index applies only with source_image.\nWhat to do: drop face_index, or pass source_image instead of source_face_url; nothing was charged.',
+          );
+        }
+        const started = Date.now();
+        const progress = new ProgressReporter(extra);
+        let faceUrl = source_face_url;
+        if (faceUrl === undefined && source_image !== undefined) {
+          await progress.report('detecting faces in source_image');
+          const detected = await client.detectFaces(source_image, { signal: extra.signal });
+          const index = face_index ?? 0;
+          faceUrl = detected.faces[index];
+          if (faceUrl === undefined) {
+            return failure(
+              detected.faces.length === 0
+                ? `No face found in source_image${detected.message ? ` (${detected.message})` : ''}.\nWhat to do: use an image with a clearly visible face; nothing was charged.`
+                : `VALIDATION_ERROR: face_index ${index} is out of range: source_image has ${detected.faces.length} face(s), so face_index must be 0 to ${detected.faces.length - 1}.\nWhat to do: pick a face_index in that range; nothing was charged.`,
+            );
+          }
+        }
+        const idempotencyKey = idempotencyKeyFor({
+          tool: 'face_swap',
+          scope: ctx.idempotencyScope,
+          source_face_url: faceUrl,
+          target_media,
+        });
+        const submitted = await client.faceSwap(faceUrl!, target_media, {
+          idempotencyKey,
+          signal: extra.signal,
+        });
+        await progress.report(
+          `submitted face swap ${submitted.id} (${submitted.type} target); waiting for it`,
+        );
+        ctx.log(
+          'info',
+          `submitted face swap ${submitted.id} (${submitted.model}, ${submitted.type})`,
+          extra.sessionId,
+        );
+        const maxWaitSeconds = waitSecondsFor(ctx, wait_seconds);
+        const wait = await waitBounded(client, submitted, { maxWaitSeconds, signal: extra.signal, progress });
+        return generationResult(ctx, client, wait, {
+          signal: extra.signal,
+          waitedSeconds: (Date.now() - started) / 1000,
+        });
+      }),
+  );
+}

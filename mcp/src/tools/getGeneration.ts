@@ -1,0 +1,45 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { Generation } from '@mediagen/core';
+import type { ToolContext } from '../context.js';
+import { generationResult } from '../generationResult.js';
+import { ProgressReporter } from '../progress.js';
+import { runTool, waitSecondsFor } from '../runTool.js';
+import { waitBounded } from '../waitBounded.js';
+
+/** get_generation: the state of a generation or face swap (GET /status/{id}), waiting again if asked. */
+export function registerGetGeneration(server: McpServer, ctx: ToolContext) {
+  return server.registerTool(
+    'get_generation',
+    {
+      title: 'Get a generation',
+      description:
+        'Get the status and output of a generation or face swap by its id (from generate or face_swap). ' +
+        `While it is still queued or processing this waits for it (up to wait_seconds, at most ${ctx.maxWaitSeconds} s), ` +
+        'polling at the recommended interval and reporting progress; call it again if it is still processing. Free.',
+      inputSchema: {
+        id: Generation.shape.id.describe('The generation id returned by generate or face_swap'),
+        wait_seconds: z
+          .number()
+          .min(0)
+          .optional()
+          .describe(
+            `How long to wait for a result, in seconds (0 = just look). Default and maximum ${ctx.maxWaitSeconds}.`,
+          ),
+      },
+      outputSchema: Generation,
+      annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    },
+    async ({ id, wait_seconds }, extra) =>
+      runTool(ctx, 'get_generation', extra, async (client) => {
+        const started = Date.now();
+        const maxWaitSeconds = waitSecondsFor(ctx, wait_seconds);
+        const progress = new ProgressReporter(extra);
+        const wait = await waitBounded(client, id, { maxWaitSeconds, signal: extra.signal, progress });
+        return generationResult(ctx, client, wait, {
+          signal: extra.signal,
+          waitedSeconds: (Date.now() - started) / 1000,
+        });
+      }),
+  );
+}
