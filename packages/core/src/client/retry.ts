@@ -86,6 +86,8 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   const text = value.trim();
   if (text === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // An HTTP-date always names its day and month ("Wed, 21 Oct 2015 07:28:00 GMT"); bare numbers are not dates.
+  if (!/[a-z]/i.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
