@@ -1,0 +1,30 @@
+/**
+ * Crops a face out of its picture with a margin around the detector's box (so the crop shows the whole
+ * head, and a later detect/swap on the crop finds the face again), clamped to the picture, as PNG.
+ */
+import sharp from 'sharp';
+import type { FaceGeometry } from './faceGeometry.js';
+import type { RgbImage } from './rgbImage.js';
+
+/** Margin added on every side, as a fraction of the box's larger side. */
+export const CROP_MARGIN = 0.4;
+
+export function cropRect(
+  box: FaceGeometry['box'],
+  image: { width: number; height: number },
+  margin = CROP_MARGIN,
+): { left: number; top: number; width: number; height: number } {
+  const pad = Math.round(Math.max(box.width, box.height) * margin);
+  const left = Math.max(0, box.x - pad);
+  const top = Math.max(0, box.y - pad);
+  const right = Math.min(image.width, box.x + box.width + pad);
+  const bottom = Math.min(image.height, box.y + box.height + pad);
+  return { left, top, width: Math.max(1, right - left), height: Math.max(1, bottom - top) };
+}
+
+export function crop(image: RgbImage, box: FaceGeometry['box'], margin = CROP_MARGIN): Promise<Buffer> {
+  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .extract(cropRect(box, image, margin))
+    .png()
+    .toBuffer();
+}

@@ -1,0 +1,24 @@
+/** POST /face-swap/detect's engine (spec 4.4): every face of an image, cropped with a margin, largest first. */
+import { EngineError, type DetectedFace, type DetectFaces } from '../types.js';
+import { crop } from './crop.js';
+import { findFaces } from './findFaces.js';
+import { readRgb } from './readRgb.js';
+import type { RgbImage } from './rgbImage.js';
+
+export const detectFaces: DetectFaces = async (imagePath, signal) => {
+  signal?.throwIfAborted();
+  let image: RgbImage;
+  try {
+    image = await readRgb(imagePath);
+  } catch {
+    throw new EngineError('source_image could not be decoded as an image (jpg, png, webp or gif)');
+  }
+  signal?.throwIfAborted();
+  const faces = await findFaces(image);
+  const detected: DetectedFace[] = [];
+  for (const face of faces) {
+    signal?.throwIfAborted();
+    detected.push({ box: face.box, score: face.score, crop: await crop(image, face.box) });
+  }
+  return detected;
+};

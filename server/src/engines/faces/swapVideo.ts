@@ -1,0 +1,121 @@
+/**
+ * Face swap into every frame of a video (mp4, webm, mkv). One ffmpeg decodes the target to raw RGB
+ * frames on a pipe; each frame is detected at reduced size and swapped with the prepared source face;
+ * a second ffmpeg encodes the frames at the target's frame rate and size into the target's container,
+ * copying the target's audio stream untouched. Frames without a face pass through unchanged; a video
+ * with no face in any frame fails.
+ */
+import { join } from 'node:path';
+import { probe } from '../../media/ffmpeg.js';
+import { EngineError, type EngineOutput } from '../types.js';
+import { findFaces } from './findFaces.js';
+import type { SourceFace } from './sourceFace.js';
+import { spawnFfmpeg } from './spawnFfmpeg.js';
+import { swapFrame } from './swapFrame.js';
+import type { VideoContainer } from './videoContainer.js';
+
+/** Longest side a video frame is scaled to for detection (the swap itself is done at full size). */
+export const VIDEO_DETECT_MAX_SIDE = 640;
+
+export interface VideoSwapStats {
+  frames: number;
+  framesWithFaces: number;
+}
+
+export async function swapVideo(
+  source: SourceFace,
+  targetPath: string,
+  container: VideoContainer,
+  workDir: string,
+  signal: AbortSignal,
+  stats?: VideoSwapStats,
+): Promise<EngineOutput> {
+  let info;
+  try {
+    info = await probe(targetPath, signal);
+  } catch {
+    throw new EngineError('target_media could not be read as a video');
+  }
+  const { width, height, fps } = info;
+  if (!info.hasVideo || !width || !height) throw new EngineError('target_media has no video stream');
+  const rate = fps && Number.isFinite(fps) && fps > 0 ? fps : 25;
+  const path = join(workDir, `face-swap.${container.ext}`);
+
+  const decoder = spawnFfmpeg(
+    ['-i', targetPath, '-map', '0:v:0', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    signal,
+  );
+  const encoder = spawnFfmpeg(
+    [
+      ...[
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-s',
+        `${width}x${height}`,
+        '-r',
+        String(rate),
+        '-i',
+        'pipe:0',
+      ],
+      ...['-i', targetPath, '-map', '0:v:0', '-map', '1:a?', '-c:a', 'copy', '-r', String(rate)],
+      ...container.videoArgs,
+      path,
+    ],
+    signal,
+  );
+  encoder.child.stdin.on('error', () => undefined);
+
+  const frameBytes = width * height * 3;
+  let frame = new Uint8Array(frameBytes);
+  let filled = 0;
+  let frames = 0;
+  let framesWithFaces = 0;
+
+  const processFrame = async (data: Uint8Array) => {
+    const image = { data, width, height };
+    const faces = (await findFaces(image, { maxSide: VIDEO_DETECT_MAX_SIDE, tiles: false })).filter(
+      (f) => f.mesh.length > 0,
+    );
+    if (faces.length > 0 && swapFrame(image, faces, source) > 0) framesWithFaces++;
+    frames++;
+    if (!encoder.child.stdin.write(data)) {
+      await new Promise<void>((resolve, reject) => {
+        encoder.child.stdin.once('drain', resolve);
+        encoder.done.catch(reject);
+      });
+    }
+  };
+
+  try {
+    for await (const chunk of decoder.child.stdout as AsyncIterable<Buffer>) {
+      let offset = 0;
+      while (offset < chunk.length) {
+        const n = Math.min(frameBytes - filled, chunk.length - offset);
+        frame.set(chunk.subarray(offset, offset + n), filled);
+        filled += n;
+        offset += n;
+        if (filled === frameBytes) {
+          await processFrame(frame);
+          frame = new Uint8Array(frameBytes);
+          filled = 0;
+        }
+      }
+    }
+    await decoder.done;
+    encoder.child.stdin.end();
+    await encoder.done;
+  } catch (error) {
+    decoder.child.kill('SIGKILL');
+    encoder.child.kill('SIGKILL');
+    signal.throwIfAborted();
+    if (error instanceof EngineError) throw error;
+    throw new EngineError(`video face swap failed: ${(error as Error).message}`);
+  }
+  if (stats) Object.assign(stats, { frames, framesWithFaces });
+  if (frames === 0) throw new EngineError('target_media has no decodable video frames');
+  if (framesWithFaces === 0)
+    throw new EngineError('No face found in any frame of target_media: nothing to swap');
+  return { type: 'video', files: [{ path, mime: container.mime, ext: container.ext }] };
+}

@@ -1,0 +1,52 @@
+/** Paths and pixel helpers shared by the faces engine tests (not a test file itself). */
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+
+export const FIXTURES = fileURLToPath(new URL('../../../../test/fixtures/faces/', import.meta.url));
+export const fixture = (name: string): string => FIXTURES + name;
+
+export interface Raw {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: number;
+}
+
+export async function raw(input: string | Buffer): Promise<Raw> {
+  const { data, info } = await sharp(input)
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels };
+}
+
+/** Mean absolute difference per channel value between two same-sized pictures, inside a rectangle. */
+export function meanDiff(
+  a: Raw,
+  b: Raw,
+  rect: { x: number; y: number; width: number; height: number },
+): number {
+  let sum = 0;
+  let n = 0;
+  for (let y = rect.y; y < rect.y + rect.height; y++) {
+    for (let x = rect.x; x < rect.x + rect.width; x++) {
+      const o = (y * a.width + x) * a.channels;
+      for (let c = 0; c < a.channels; c++) {
+        sum += Math.abs(a.data[o + c]! - b.data[o + c]!);
+        n++;
+      }
+    }
+  }
+  return n > 0 ? sum / n : 0;
+}
+
+/** The middle half of a face box: certainly covered by the swapped face. */
+export function inner(box: { x: number; y: number; width: number; height: number }) {
+  return {
+    x: Math.round(box.x + box.width / 4),
+    y: Math.round(box.y + box.height / 4),
+    width: Math.round(box.width / 2),
+    height: Math.round(box.height / 2),
+  };
+}
