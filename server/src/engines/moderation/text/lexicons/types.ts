@@ -1,0 +1,40 @@
+import type { TextLanguage } from '../languages.js';
+
+/**
+ * One language's word lists. A term is matched against normalised text (see tokenize.ts: lower case,
+ * accents removed for alphabetic scripts). In spaced languages a term is one or more words;
+ * `word*` matches any word starting with `word`, `*word` any word ending with it (German and Dutch
+ * compounds). In Chinese and Japanese a term is a substring; a one-character term must also be a whole
+ * word by Intl.Segmenter's boundaries.
+ */
+export interface Lexicon {
+  lang: TextLanguage;
+  /** Negation words; `before` are looked for up to 3 words (6 characters in zh/ja) before a match, `after` after it. */
+  negation: { before: string[]; after: string[] };
+  /** Words of reported speech and news (said, police, court, according to): they damp a sentence's evidence. */
+  reporting: string[];
+  nsfw: {
+    /** Explicit sexual content on its own (0.9). */
+    explicit: string[];
+    /** Sexual but not explicit alone (0.45 each, two make a violation). */
+    sexual: string[];
+  };
+  violence: {
+    /** Threats, incitement and graphic violence that need no context (0.9). */
+    incitement: string[];
+    /** Violent acts against people (0.2 alone; 0.85 with intent). */
+    verbs: string[];
+    /** First-person intent, wishes and calls to act: I will, let's, should, deserve. */
+    intent: string[];
+  };
+  hate: {
+    /** Slurs for protected groups (0.85). */
+    slurs: string[];
+    /** Neutral names of protected groups (no weight alone). */
+    groups: string[];
+    /** Dehumanising words: vermin, parasites, animals, disease (0.2 alone; 0.9 with a group). */
+    dehumanizing: string[];
+    /** Calls to exclude, expel or eliminate (0.85 with a group). */
+    exclusion: string[];
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * Finds lexicon terms in one sentence: word sequences with prefix/suffix wildcards in spaced
+ * languages, substrings checked against word boundaries in Chinese and Japanese.
+ */
+import { isUnspaced, type TextLanguage } from './languages.js';
+import { isQuoted, normalize, quotedRanges, wordBoundaries, wordTokens, type WordToken } from './tokenize.js';
+
+type WordPattern = { kind: 'exact' | 'prefix' | 'suffix'; text: string };
+
+export interface CompiledTerm {
+  source: string;
+  words: WordPattern[];
+  /** For unspaced languages: the normalised substring. */
+  substring: string;
+}
+
+export interface TermMatch {
+  term: string;
+  /** Token indices (spaced) or character offsets (zh, ja), end exclusive. */
+  start: number;
+  end: number;
+  quoted: boolean;
+}
+
+export function compileTerms(terms: readonly string[], lang: TextLanguage): CompiledTerm[] {
+  return terms.map((source) => {
+    const norm = normalize(source, lang).trim();
+    const words = norm
+      .replace(/'/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w): WordPattern => {
+        if (w.length > 1 && w.endsWith('*')) return { kind: 'prefix', text: w.slice(0, -1) };
+        if (w.length > 1 && w.startsWith('*')) return { kind: 'suffix', text: w.slice(1) };
+        return { kind: 'exact', text: w };
+      });
+    return { source, words, substring: norm.replace(/\*/g, '') };
+  });
+}
+
+function wordMatches(pattern: WordPattern, token: WordToken): boolean {
+  return token.forms.some((form) =>
+    pattern.kind === 'exact'
+      ? form === pattern.text
+      : pattern.kind === 'prefix'
+        ? form.startsWith(pattern.text)
+        : form.endsWith(pattern.text),
+  );
+}
+
+/** A normalised sentence ready for matching. */
+export interface PreparedSentence {
+  lang: TextLanguage;
+  text: string;
+  tokens: WordToken[];
+  boundaries: Set<number>;
+  quotes: Array<[number, number]>;
+}
+
+export function prepareSentence(normalizedSentence: string, lang: TextLanguage): PreparedSentence {
+  return {
+    lang,
+    text: normalizedSentence,
+    tokens: isUnspaced(lang) ? [] : wordTokens(normalizedSentence, lang),
+    boundaries: wordBoundaries(normalizedSentence, lang),
+    quotes: quotedRanges(normalizedSentence),
+  };
+}
+
+export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTerm[]): TermMatch[] {
+  const matches: TermMatch[] = [];
+  if (isUnspaced(sentence.lang)) {
+    for (const term of terms) {
+      const needle = term.substring.replace(/\s+/g, '');
+      if (!needle) continue;
+      let from = 0;
+      for (;;) {
+        const at = sentence.text.indexOf(needle, from);
+        if (at < 0) break;
+        const end = at + needle.length;
+        const whole = sentence.boundaries.has(at) && sentence.boundaries.has(end);
+        if (needle.length > 1 || whole) {
+          matches.push({ term: term.source, start: at, end, quoted: isQuoted(sentence.quotes, at, end) });
+        }
+        from = at + 1;
+      }
+    }
+    return matches;
+  }
+  const { tokens } = sentence;
+  for (const term of terms) {
+    const n = term.words.length;
+    if (n === 0) continue;
+    for (let i = 0; i + n <= tokens.length; i += 1) {
+      let ok = true;
+      for (let k = 0; k < n && ok; k += 1) ok = wordMatches(term.words[k]!, tokens[i + k]!);
+      if (ok) matches.push({ term: term.source, start: i, end: i + n, quoted: tokens[i]!.quoted });
+    }
+  }
+  return matches;
+}

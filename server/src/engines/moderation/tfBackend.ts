@@ -1,0 +1,36 @@
+/**
+ * The TensorFlow.js backend for the moderation models: @tensorflow/tfjs-backend-wasm, set up once per
+ * process. The .wasm binaries are read from the package's own dist/ folder on disk (setWasmPaths with
+ * a filesystem directory), so nothing is fetched from the network. tfjs-node cannot be installed offline
+ * and the plain JS cpu backend is about 20x slower, hence wasm.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import * as tf from '@tensorflow/tfjs';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+
+const require = createRequire(import.meta.url);
+
+let ready: Promise<typeof tf> | undefined;
+
+/** Directory holding tfjs-backend-wasm's .wasm files (inside node_modules). */
+export function wasmDirectory(): string {
+  return dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
+}
+
+/** Selects the wasm backend (idempotent) and resolves with the tfjs module nsfwjs also uses. */
+export function tfReady(): Promise<typeof tf> {
+  ready ??= (async () => {
+    // Quiet the "hi, looks like you are running TensorFlow.js in Node.js" banner.
+    tf.env().set('IS_NODE', true);
+    setWasmPaths(join(wasmDirectory(), '/'));
+    const ok = await tf.setBackend('wasm');
+    if (!ok) throw new Error('could not initialise the TensorFlow.js wasm backend');
+    await tf.ready();
+    return tf;
+  })();
+  ready.catch(() => {
+    ready = undefined;
+  });
+  return ready;
+}

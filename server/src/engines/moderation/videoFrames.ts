@@ -1,0 +1,92 @@
+/**
+ * Samples evenly spaced frames of a video with ffprobe + ffmpeg (server/src/media/ffmpeg.ts picks the
+ * binary). Frame i of n sits at the middle of the i-th of n equal slices of the duration,
+ * (i + 0.5) * duration / n, so the first frame is not the usual black fade-in and the last is not past
+ * the end. Each frame is one ffmpeg call with an input seek (-ss before -i, which jumps to the
+ * nearest keyframe and decodes from there, fast on long videos) that writes the frame already scaled
+ * to the classifier's square RGB input, so no image decode is needed afterwards. Frames are extracted
+ * lazily, one ahead of the scorer, so an early stop also stops extraction.
+ */
+import { ffmpeg, probe } from '../../media/ffmpeg.js';
+import type { FrameSource } from './scoreVideo.js';
+
+/** The media is not a video ffmpeg can read (the caller turns it into a 400). */
+export class VideoDecodeError extends Error {
+  override name = 'VideoDecodeError';
+}
+
+export function frameTimestamps(durationSeconds: number, count: number): number[] {
+  if (!(durationSeconds > 0)) return [0];
+  return Array.from(
+    { length: count },
+    (_, i) => Math.round(((i + 0.5) * durationSeconds * 1000) / count) / 1000,
+  );
+}
+
+async function extractFrame(
+  path: string,
+  timestamp: number,
+  size: number,
+  signal?: AbortSignal,
+): Promise<Buffer> {
+  const args = [
+    ...(timestamp > 0 ? ['-ss', timestamp.toFixed(3)] : []),
+    '-i',
+    path,
+    '-frames:v',
+    '1',
+    '-an',
+    '-sn',
+    '-vf',
+    `scale=${size}:${size}:flags=bilinear`,
+    '-pix_fmt',
+    'rgb24',
+    '-f',
+    'rawvideo',
+    'pipe:1',
+  ];
+  const { stdout } = await ffmpeg(args, signal);
+  if (stdout.length !== size * size * 3) {
+    throw new VideoDecodeError(`no video frame could be decoded at ${timestamp}s`);
+  }
+  return stdout;
+}
+
+/**
+ * A lazy source of `count` evenly spaced frames of the video at `path`, each a `size` x `size` RGB
+ * raster (3 bytes per pixel, row-major).
+ */
+export async function sampleVideoFrames(
+  path: string,
+  count: number,
+  size: number,
+  signal?: AbortSignal,
+): Promise<FrameSource> {
+  let durationSeconds: number;
+  try {
+    const info = await probe(path, signal);
+    if (!info.hasVideo) throw new VideoDecodeError('the file has no video stream');
+    durationSeconds = info.durationSeconds;
+  } catch (error) {
+    if (error instanceof VideoDecodeError || signal?.aborted) throw error;
+    throw new VideoDecodeError(`the video could not be read: ${(error as Error).message}`);
+  }
+  const timestamps = frameTimestamps(durationSeconds, count);
+  const pending = new Map<number, Promise<Buffer>>();
+  const start = (i: number) => {
+    if (i >= timestamps.length || pending.has(i)) return;
+    const p = extractFrame(path, timestamps[i]!, size, signal);
+    p.catch(() => undefined); // observed when awaited; a prefetch nobody awaits must not crash the process
+    pending.set(i, p);
+  };
+  return {
+    timestamps,
+    async frame(i) {
+      start(i);
+      start(i + 1); // prefetch the next frame while this one is scored
+      const p = pending.get(i)!;
+      pending.delete(i);
+      return p;
+    },
+  };
+}
