@@ -28,6 +28,7 @@ interface Args {
   http?: number;
   host?: string;
   allowedHosts?: string[];
+  conformanceFixtures?: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -50,6 +51,9 @@ function parseArgs(argv: string[]): Args {
       }
     } else if (arg === '--host') {
       args.host = argv[++i];
+    } else if (arg === '--conformance-fixtures') {
+      // Test only: the fixture tools the official conformance suite calls (scripts/suites/mcp-conformance.mjs).
+      args.conformanceFixtures = true;
     } else if (arg === '--allowed-hosts') {
       args.allowedHosts = (argv[++i] ?? '')
         .split(',')
@@ -89,7 +93,7 @@ async function main(): Promise<void> {
       port: args.http,
       ...(args.host ? { host: args.host } : {}),
       ...(args.allowedHosts ? { allowedHosts: args.allowedHosts } : {}),
-      server: { catalog },
+      server: { catalog, ...(args.conformanceFixtures ? { conformanceFixtures: true } : {}) },
     });
     log(`Streamable HTTP on ${running.url}`);
     const stop = () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { MediaGenClient, Model } from '@mediagen/core';
 import { configFromEnv } from './config.js';
+import { registerConformanceFixtures } from './conformanceFixtures.js';
 import { clientResolver, type ToolContext } from './context.js';
 import { registerDetectFaces } from './tools/detectFaces.js';
 import { registerFaceSwap } from './tools/faceSwap.js';
@@ -28,6 +29,8 @@ export interface CreateServerOptions {
   catalog?: Model[];
   /** Mixed into Idempotency-Keys; default: one random value per process. */
   idempotencyScope?: string;
+  /** TEST ONLY: also register the conformance suite's fixture tools (see conformanceFixtures.ts). */
+  conformanceFixtures?: boolean;
 }
 
 const PROCESS_SCOPE = randomUUID();
@@ -78,5 +81,6 @@ export function createServer(options: CreateServerOptions = {}): McpServer {
   registerDetectFaces(server, ctx);
   registerFaceSwap(server, ctx);
   registerModerate(server, ctx);
+  if (options.conformanceFixtures) registerConformanceFixtures(server, ctx);
   return server;
 }

@@ -62,7 +62,8 @@ export function registerGenerate(server: McpServer, ctx: ToolContext) {
     },
     async ({ model, task, params, wait_seconds }, extra) =>
       runTool(ctx, 'generate', extra, async (client) => {
-        const parsed = TASK_PARAMS[task].safeParse(params);
+        // strict: a misspelt field is named back to the assistant instead of being silently dropped.
+        const parsed = TASK_PARAMS[task].strict().safeParse(params);
         if (!parsed.success) {
           const message = formatValidationError(
             new z.ZodError(
