@@ -7,8 +7,12 @@
 import type { FacePatch } from './facePatch.js';
 import type { RgbImage } from './rgbImage.js';
 
-/** Limits on how much the spread of a channel may be stretched or squeezed. */
-const MIN_SCALE = 0.5;
+/**
+ * Limits on how much the spread of a channel may be stretched or squeezed. Brightness keeps at least
+ * half its contrast (features stay visible); colour may shrink to nothing (a black-and-white target
+ * gets a black-and-white face).
+ */
+const MIN_SCALE = [0.5, 0, 0];
 const MAX_SCALE = 2;
 
 function toYcc(r: number, g: number, b: number, out: Float64Array): void {
@@ -53,7 +57,7 @@ export function colorTransfer(patch: FacePatch, target: RgbImage): void {
     const ss = Math.sqrt(Math.max(0, sq.src[c]! / n - ms * ms));
     const st = Math.sqrt(Math.max(0, sq.tgt[c]! / n - mt * mt));
     srcMean[c] = ms;
-    scale[c] = ss > 1e-3 ? Math.min(MAX_SCALE, Math.max(MIN_SCALE, st / ss)) : 1;
+    scale[c] = ss > 1e-3 ? Math.min(MAX_SCALE, Math.max(MIN_SCALE[c]!, st / ss)) : 1;
     shift[c] = mt;
   }
   for (let o = 0; o < width * height; o++) {

@@ -1,0 +1,83 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectFaces, faceSwapEngine, warmUpFaces } from '../../../src/engines/faces/index.js';
+import { ffmpeg } from '../../../src/media/ffmpeg.js';
+import { EngineError } from '../../../src/engines/types.js';
+import { fixture, inner, meanDiff, raw } from './fixtures.js';
+
+let dir: string;
+let sourcePath: string;
+let jobs = 0;
+
+async function swap(targetPath: string) {
+  const workDir = join(dir, `job-${jobs++}`);
+  await mkdir(workDir);
+  return faceSwapEngine.run({
+    sourcePath,
+    targetPath,
+    targetMime: 'image/gif',
+    workDir,
+    signal: new AbortController().signal,
+  });
+}
+
+/** An animated GIF made by ffmpeg from a photo: 4 frames at 5 fps (200 ms each), a slow pan. */
+async function makeGif(photo: string, out: string): Promise<void> {
+  await ffmpeg([
+    ...['-loop', '1', '-framerate', '5', '-i', photo, '-frames:v', '4'],
+    ...['-vf', "scale=240:240,crop=224:224:'n*4':8", out],
+  ]);
+}
+
+async function page(path: string, index: number, out: string): Promise<string> {
+  await sharp(path, { page: index }).png().toFile(out);
+  return out;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'faces-gif-'));
+  await warmUpFaces();
+  const [hopper] = await detectFaces(fixture('portrait-hopper.jpg'));
+  sourcePath = join(dir, 'source-face.png');
+  await writeFile(sourcePath, hopper!.crop);
+}, 120_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('face swap into a GIF', () => {
+  it('swaps every frame and keeps size, frame count and frame delays', async () => {
+    const target = join(dir, 'astronaut.gif');
+    await makeGif(fixture('portrait-astronaut.jpg'), target);
+    const before = await sharp(target, { animated: true }).metadata();
+    expect(before.pages).toBe(4);
+
+    const out = await swap(target);
+    expect(out.files[0]).toMatchObject({ mime: 'image/gif', ext: 'gif' });
+    const after = await sharp(out.files[0]!.path, { animated: true }).metadata();
+    expect(after.format).toBe('gif');
+    expect(after.pages).toBe(before.pages);
+    expect(after.width).toBe(before.width);
+    expect(after.pageHeight).toBe(before.pageHeight);
+    expect(after.delay).toEqual(before.delay);
+
+    for (const index of [0, 3]) {
+      const a = await page(target, index, join(dir, `before-${index}.png`));
+      const b = await page(out.files[0]!.path, index, join(dir, `after-${index}.png`));
+      const [face] = await detectFaces(a);
+      expect(face).toBeDefined();
+      expect(meanDiff(await raw(a), await raw(b), inner(face!.box))).toBeGreaterThan(8);
+    }
+  }, 120_000);
+
+  it('fails with an EngineError when no frame shows a face', async () => {
+    const target = join(dir, 'coffee.gif');
+    await makeGif(fixture('no-face-coffee.jpg'), target);
+    const error = await swap(target).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngineError);
+  }, 120_000);
+});
