@@ -1,0 +1,64 @@
+/**
+ * POST /face-swap/detect (spec 4.4, free): downloads the source image, finds the faces and answers
+ * URLs of the cropped faces, stored and served by this server (signed, 7 days).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DetectFacesRequest, formatValidationError } from '@mediagen/core';
+import type { RequestHandler } from 'express';
+import type { AppContext } from '../../context.js';
+import { faceEngines } from '../../engines/registry.js';
+import { MediaFetchError } from '../../media/fetch.js';
+import { ApiError, route } from '../errors.js';
+
+export const NO_FACES_MESSAGE = 'No faces were found in the source image.';
+
+export function detectFacesRoute(ctx: AppContext): RequestHandler {
+  return route(async (req, res) => {
+    const parsed = DetectFacesRequest.strict().safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError('VALIDATION_ERROR', formatValidationError(parsed.error));
+    const dir = await mkdtemp(join(tmpdir(), 'mediagen-detect-'));
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    try {
+      let source;
+      try {
+        source = await ctx.fetcher.fetch(
+          parsed.data.source_image,
+          join(dir, 'source'),
+          'source_image',
+          ['image'],
+          controller.signal,
+        );
+      } catch (err) {
+        if (err instanceof MediaFetchError) throw new ApiError('VALIDATION_ERROR', err.message);
+        throw err;
+      }
+      let faces;
+      try {
+        const engines = await faceEngines();
+        faces = await engines.detectFaces(source.path, controller.signal);
+      } catch (err) {
+        if (controller.signal.aborted) return;
+        ctx.log.error(`face detection failed: ${(err as Error).stack ?? String(err)}`);
+        throw new ApiError('INTERNAL_ERROR', `face detection failed: ${(err as Error).message}`);
+      }
+      const batch = randomUUID();
+      const now = new Date();
+      const urls: string[] = [];
+      for (const [i, face] of faces.entries()) {
+        const key = `faces/${batch}/face-${i + 1}.png`;
+        await ctx.storage.putBuffer(key, face.crop);
+        urls.push(ctx.signer.sign(key, now).url);
+      }
+      res.json({
+        success: true,
+        data: urls.length > 0 ? { faces: urls } : { faces: [], message: NO_FACES_MESSAGE },
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * POST /moderation (spec 4.6, synchronous): exactly one of image_url, video_url, text; the media is
+ * downloaded (video up to 200 MB), classified against one policy, and the call is counted for
+ * billing only when it succeeded (billing/moderationBatch.ts). duration_ms is measured here, from
+ * the validated request to the verdict: download, frame sampling and every classifier call.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  formatValidationError,
+  MODERATION_LIMITS,
+  ModerationRequest,
+  moderationMediaType,
+  type ModerationResult,
+} from '@mediagen/core';
+import type { RequestHandler } from 'express';
+import { InsufficientCreditsError } from '../../billing/charge.js';
+import { countModerationCall } from '../../billing/moderationBatch.js';
+import type { AppContext } from '../../context.js';
+import { moderationEngine } from '../../engines/registry.js';
+import { MediaFetchError } from '../../media/fetch.js';
+import { ApiError, route } from '../errors.js';
+
+function round(n: number, digits = 4): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+export function moderateRoute(ctx: AppContext): RequestHandler {
+  return route(async (req, res) => {
+    const parsed = ModerationRequest.safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError('VALIDATION_ERROR', formatValidationError(parsed.error));
+    const body = parsed.data;
+    const unknown = Object.keys((req.body ?? {}) as object).filter(
+      (k) => !['image_url', 'video_url', 'text', 'policy', 'threshold', 'max_frames'].includes(k),
+    );
+    if (unknown.length > 0) {
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}`,
+      );
+    }
+    const mediaType = moderationMediaType(body);
+    const started = performance.now();
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    const dir = mediaType === 'text' ? undefined : await mkdtemp(join(tmpdir(), 'mediagen-mod-'));
+    let result: ModerationResult;
+    try {
+      const engine = await moderationEngine().catch((err: Error) => {
+        throw new ApiError('INTERNAL_ERROR', `moderation classification failed: ${err.message}`);
+      });
+      const classify = async <T>(fn: () => Promise<T>): Promise<T> => {
+        try {
+          return await fn();
+        } catch (err) {
+          if (err instanceof ApiError) throw err;
+          ctx.log.error(`moderation classification failed: ${(err as Error).stack ?? String(err)}`);
+          throw new ApiError('INTERNAL_ERROR', `moderation classification failed: ${(err as Error).message}`);
+        }
+      };
+      const fetchMedia = async (url: string, field: string, kind: 'image' | 'video') => {
+        try {
+          return await ctx.fetcher.fetch(
+            url,
+            join(dir!, 'input'),
+            field,
+            [kind],
+            controller.signal,
+            kind === 'video' ? MODERATION_LIMITS.videoMaxBytes : undefined,
+          );
+        } catch (err) {
+          if (err instanceof MediaFetchError) throw new ApiError('VALIDATION_ERROR', err.message);
+          throw err;
+        }
+      };
+      const common = { threshold: body.threshold, policy: body.policy };
+      if (mediaType === 'text') {
+        const score = await classify(() => engine.scoreText(body.text!, body.policy, controller.signal));
+        result = {
+          nsfw: score >= body.threshold,
+          score: round(score),
+          ...common,
+          media_type: 'text',
+          duration_ms: 0,
+        };
+      } else if (mediaType === 'image') {
+        const media = await fetchMedia(body.image_url!, 'image_url', 'image');
+        const bytes = await readFile(media.path);
+        const score = await classify(() => engine.scoreImage(bytes, body.policy, controller.signal));
+        result = {
+          nsfw: score >= body.threshold,
+          score: round(score),
+          ...common,
+          media_type: 'image',
+          duration_ms: 0,
+        };
+      } else {
+        const media = await fetchMedia(body.video_url!, 'video_url', 'video');
+        const video = await classify(() =>
+          engine.scoreVideo(media.path, {
+            policy: body.policy,
+            threshold: body.threshold,
+            maxFrames: body.max_frames,
+            signal: controller.signal,
+          }),
+        );
+        result = {
+          nsfw: video.score >= body.threshold,
+          score: round(video.score),
+          ...common,
+          media_type: 'video',
+          duration_ms: 0,
+          frames_checked: video.framesChecked,
+          frames: video.frames.map((f) => ({ timestamp: round(f.timestamp, 3), score: round(f.score) })),
+        };
+      }
+      // The verdict uses the unrounded score; keep `nsfw === score >= threshold` true for the rounded one too.
+      result.nsfw = result.score >= body.threshold;
+      result.duration_ms = Math.round(performance.now() - started);
+    } finally {
+      if (dir) await rm(dir, { recursive: true, force: true });
+    }
+    try {
+      await countModerationCall(ctx.pool, res.locals.accountId as string);
+    } catch (err) {
+      if (err instanceof InsufficientCreditsError) {
+        throw new ApiError(
+          'PAYMENT_REQUIRED',
+          `this call completes a batch of ${MODERATION_LIMITS.batchSize} moderation calls costing $0.01 and the balance cannot pay it; top up and retry the call`,
+        );
+      }
+      throw err;
+    }
+    res.json({ success: true, data: result });
+  });
+}

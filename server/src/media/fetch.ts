@@ -1,0 +1,248 @@
+/**
+ * Downloads input media for jobs, detect and moderation (spec 4.2 "Input media rules", 4.6 rule 7):
+ * - only http(s); private, loopback, link-local and other non-public addresses are refused (checked on
+ *   the resolved IP at connect time, so DNS tricks do not help) unless MEDIAGEN_ALLOW_PRIVATE_URLS;
+ * - redirects are followed by hand (at most 5) and every hop is checked again;
+ * - a timeout for the headers and for the whole body, and a size limit enforced while streaming;
+ * - the type is sniffed from the bytes (file-type), never trusted from the extension or header.
+ * Our own signed /files URLs (face crops from detect) are read from storage directly.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileTypeFromFile } from 'file-type';
+import ipaddr from 'ipaddr.js';
+import { Agent, request, type Dispatcher } from 'undici';
+import type { Storage } from '../storage/storage.js';
+import type { UrlSigner } from '../storage/signedUrl.js';
+
+export type MediaKind = 'image' | 'video' | 'audio';
+
+/** What each kind may be (spec 4.2): by sniffed extension. */
+const ALLOWED: Record<MediaKind, Record<string, string>> = {
+  image: { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' },
+  video: {
+    mp4: 'video/mp4',
+    webm: 'video/webm',
+    mkv: 'video/x-matroska',
+    mov: 'video/mp4',
+    m4v: 'video/mp4',
+  },
+  audio: { mp3: 'audio/mpeg', wav: 'audio/wav', m4a: 'audio/mp4' },
+};
+
+export const MAX_BYTES: Record<MediaKind, number> = {
+  image: 50 * 1024 * 1024,
+  video: 200 * 1024 * 1024,
+  audio: 100 * 1024 * 1024,
+};
+
+export interface FetchedMedia {
+  path: string;
+  mime: string;
+  ext: string;
+  kind: MediaKind;
+  size: number;
+}
+
+/** A download that failed for a reason the client can act on; the message names the URL's field. */
+export class MediaFetchError extends Error {
+  override name = 'MediaFetchError';
+}
+
+export interface MediaFetcherOptions {
+  allowPrivate: boolean;
+  storage?: Storage;
+  signer?: UrlSigner;
+  headersTimeoutMs?: number;
+  totalTimeoutMs?: number;
+}
+
+function isPublicAddress(address: string): boolean {
+  try {
+    let ip = ipaddr.parse(address);
+    if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) {
+      ip = (ip as ipaddr.IPv6).toIPv4Address();
+    }
+    return ip.range() === 'unicast';
+  } catch {
+    return false;
+  }
+}
+
+function describeHost(host: string): string {
+  return `${host} is not a public address (private, loopback and link-local addresses are refused)`;
+}
+
+export class MediaFetcher {
+  private readonly dispatcher: Dispatcher;
+
+  constructor(private readonly options: MediaFetcherOptions) {
+    const allowPrivate = options.allowPrivate;
+    this.dispatcher = new Agent({
+      headersTimeout: options.headersTimeoutMs ?? 15_000,
+      bodyTimeout: options.headersTimeoutMs ?? 15_000,
+      connect: {
+        timeout: 10_000,
+        // Checked on the address we actually connect to.
+        lookup: (hostname, opts, callback) => {
+          dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
+            if (err) return callback(err, '', 4);
+            const list = addresses as LookupAddress[];
+            const allowed = allowPrivate ? list : list.filter((a) => isPublicAddress(a.address));
+            if (allowed.length === 0) {
+              return callback(new MediaFetchError(describeHost(hostname)), '', 4);
+            }
+            if ((opts as { all?: boolean }).all) {
+              (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+            } else {
+              callback(null, allowed[0]!.address, allowed[0]!.family);
+            }
+          });
+        },
+      },
+    });
+  }
+
+  private checkUrl(raw: string, field: string): URL {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new MediaFetchError(`${field}: "${raw.slice(0, 200)}" is not a valid URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new MediaFetchError(`${field}: only http(s) URLs are accepted`);
+    }
+    if (url.username || url.password) {
+      throw new MediaFetchError(`${field}: URLs with credentials are not accepted (the URL must be public)`);
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (!this.options.allowPrivate) {
+      if (isIP(host) && !isPublicAddress(host)) throw new MediaFetchError(`${field}: ${describeHost(host)}`);
+      if (host === 'localhost' || host.endsWith('.localhost')) {
+        throw new MediaFetchError(`${field}: ${describeHost(host)}`);
+      }
+    }
+    return url;
+  }
+
+  /**
+   * Downloads `url` into `destPath` and checks that it is one of `kinds` (the first is the expected
+   * one, used for the size limit). Throws MediaFetchError with a message naming `field`.
+   */
+  async fetch(
+    url: string,
+    destPath: string,
+    field: string,
+    kinds: readonly MediaKind[],
+    signal?: AbortSignal,
+    maxBytes = Math.max(...kinds.map((k) => MAX_BYTES[k])),
+  ): Promise<FetchedMedia> {
+    const own = this.options.signer?.keyOfOwnUrl(url);
+    const obj = own && this.options.storage ? await this.options.storage.open(own) : null;
+    let size: number;
+    if (obj) {
+      // One of our own signed URLs whose file is in our storage: no HTTP round trip to ourselves.
+      await pipeline(obj.stream, createWriteStream(destPath));
+      size = obj.size;
+    } else {
+      size = await this.download(url, destPath, field, maxBytes, signal);
+    }
+    const type = await fileTypeFromFile(destPath).catch(() => undefined);
+    for (const kind of kinds) {
+      const mime = type ? ALLOWED[kind][type.ext] : undefined;
+      if (type && mime)
+        return { path: destPath, mime, ext: type.ext === 'jpg' ? 'jpeg' : type.ext, kind, size };
+    }
+    await rm(destPath, { force: true });
+    const wanted = kinds
+      .map(
+        (k) =>
+          `${k} (${Object.keys(ALLOWED[k])
+            .filter((e) => e !== 'mov' && e !== 'm4v')
+            .join(', ')})`,
+      )
+      .join(' or ');
+    throw new MediaFetchError(
+      `${field}: the file is ${type ? `${type.mime}` : 'not a recognised media file'}; expected ${wanted}`,
+    );
+  }
+
+  private async download(
+    raw: string,
+    destPath: string,
+    field: string,
+    maxBytes: number,
+    outer?: AbortSignal,
+  ) {
+    const timeout = AbortSignal.timeout(this.options.totalTimeoutMs ?? 120_000);
+    const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
+    let current = raw;
+    for (let hop = 0; hop <= 5; hop++) {
+      const url = this.checkUrl(current, field);
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(url, {
+          method: 'GET',
+          dispatcher: this.dispatcher,
+          signal,
+          headers: { 'user-agent': 'mediagen-server/0.1 (+media fetch)', accept: '*/*' },
+        });
+      } catch (err) {
+        if (outer?.aborted) throw err;
+        if (err instanceof MediaFetchError) throw new MediaFetchError(`${field}: ${err.message}`);
+        const cause = (err as { cause?: unknown }).cause;
+        if (cause instanceof MediaFetchError) throw new MediaFetchError(`${field}: ${cause.message}`);
+        const why = timeout.aborted ? 'timed out' : (err as Error).message || 'connection failed';
+        throw new MediaFetchError(`${field}: could not fetch ${url.host}: ${why}`);
+      }
+      if ([301, 302, 303, 307, 308].includes(res.statusCode)) {
+        await res.body.dump();
+        const location = res.headers.location;
+        if (typeof location !== 'string') throw new MediaFetchError(`${field}: redirect without a Location`);
+        current = new URL(location, url).href;
+        continue;
+      }
+      if (res.statusCode !== 200) {
+        await res.body.dump();
+        throw new MediaFetchError(
+          `${field}: the URL answered HTTP ${res.statusCode} (it must be publicly readable)`,
+        );
+      }
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        await res.body.dump();
+        throw new MediaFetchError(`${field}: the file is ${declared} bytes; the limit is ${maxBytes} bytes`);
+      }
+      let size = 0;
+      const limiter = async function* (source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          size += chunk.length;
+          if (size > maxBytes)
+            throw new MediaFetchError(`${field}: the file is larger than the limit of ${maxBytes} bytes`);
+          yield chunk;
+        }
+      };
+      try {
+        await pipeline(res.body as Readable, limiter, createWriteStream(destPath));
+      } catch (err) {
+        await rm(destPath, { force: true });
+        if (err instanceof MediaFetchError) throw err;
+        if (outer?.aborted) throw err;
+        throw new MediaFetchError(
+          `${field}: the download failed: ${timeout.aborted ? 'timed out' : (err as Error).message}`,
+        );
+      }
+      return size;
+    }
+    throw new MediaFetchError(`${field}: too many redirects (at most 5)`);
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
