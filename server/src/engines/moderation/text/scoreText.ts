@@ -29,7 +29,7 @@
 import { createRequire } from 'node:module';
 import type { ModerationPolicyName } from '../../types.js';
 import { identifyLanguages } from './languageId.js';
-import type { TextLanguage } from './languages.js';
+import { isUnspaced, type TextLanguage } from './languages.js';
 import { LEXICONS } from './lexicons/index.js';
 import type { Lexicon } from './lexicons/types.js';
 import {
@@ -150,16 +150,27 @@ function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch): boole
   return findTerms(s, c.negAfter).some((n) => n.start >= m.end && n.start <= m.end + window);
 }
 
+/**
+ * When the language is uncertain the text is read with several lexicons; negation and reporting words
+ * of every candidate language then count (a French reading of an English sentence must still see
+ * "not" and "condemned"). Token positions agree because the candidates share one tokenisation.
+ */
+function contextLexicons(c: CompiledLexicon, others: readonly CompiledLexicon[]): CompiledLexicon[] {
+  return [c, ...others.filter((o) => o !== c && !isUnspaced(o.lex.lang) && !isUnspaced(c.lex.lang))];
+}
+
 function scoreSentence(
   s: PreparedSentence,
   c: CompiledLexicon,
   policy: ModerationPolicyName,
   original: string,
+  candidates: readonly CompiledLexicon[] = [],
 ): TextEvidence[] {
   const evidence: TextEvidence[] = [];
-  const reporting = findTerms(s, c.reporting).length > 0;
+  const context = contextLexicons(c, candidates);
+  const reporting = context.some((x) => findTerms(s, x.reporting).length > 0);
   const add = (rule: keyof typeof TEXT_WEIGHTS, m: TermMatch) => {
-    const negated = isNegated(s, c, m);
+    const negated = context.some((x) => isNegated(s, x, m));
     let weight: number = TEXT_WEIGHTS[rule];
     if (negated) weight *= TEXT_DAMPING.negated;
     if (m.quoted) weight *= TEXT_DAMPING.quoted;
@@ -223,13 +234,15 @@ export function scoreTextWithLanguages(
 ): { raw: number; evidence: TextEvidence[] } {
   let raw = 0;
   const all: TextEvidence[] = [];
-  for (const lang of languages) {
-    const c = compiledLexicon(lang);
-    if (!c) continue;
+  const candidates = languages
+    .map((l) => compiledLexicon(l))
+    .filter((c): c is CompiledLexicon => c !== undefined);
+  for (const c of candidates) {
+    const lang = c.lex.lang;
     const normalized = normalize(text, lang);
     for (const sentence of splitSentences(normalized, lang)) {
       const prepared = prepareSentence(sentence.text, lang);
-      const evidence = scoreSentence(prepared, c, policy, sentence.text.trim());
+      const evidence = scoreSentence(prepared, c, policy, sentence.text.trim(), candidates);
       all.push(...evidence);
       raw = Math.max(raw, noisyOr(evidence.map((e) => e.weight)));
     }
