@@ -4,7 +4,9 @@ export default defineConfig({
   test: {
     name: '@mediagen/mcp',
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // One real server for all files (see test/globalSetup.ts).
+    globalSetup: ['test/globalSetup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });
