@@ -43,7 +43,9 @@ export const HttpUrl = z
       }
     },
     { error: 'must be a public http(s) URL (data URIs and file uploads are not accepted)' },
-  );
+  )
+  // The refinement above, as JSON Schema (OpenAPI document, MCP tool schemas).
+  .meta({ format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://' });
 
 /** A non-empty prompt. The spec states no maximum; 10,000 characters keeps rows and logs sane. */
 export const PROMPT_MAX_LENGTH = 10_000;
