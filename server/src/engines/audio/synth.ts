@@ -9,16 +9,15 @@ export const SAMPLE_RATE = 44100;
 
 export type Wave = 'sine' | 'triangle' | 'saw' | 'square' | 'pulse';
 
-/** One sample of a waveform at phase (cycles, any real). Saw and square are softened by `soft`. */
-export function osc(wave: Wave, phase: number): number {
-  const p = phase - Math.floor(phase);
+/** One period of a waveform computed exactly; osc() reads it from a table. */
+function exact(wave: Wave, p: number): number {
   switch (wave) {
     case 'sine':
       return Math.sin(2 * Math.PI * p);
     case 'triangle':
       return 1 - 4 * Math.abs(p - 0.5);
     case 'saw':
-      // Sum of the first harmonics: bright but without the harsh aliasing of a naive ramp.
+      // The first five harmonics: bright, without the harsh aliasing of a naive ramp.
       return (
         (Math.sin(2 * Math.PI * p) +
           Math.sin(4 * Math.PI * p) / 2 +
@@ -34,6 +33,23 @@ export function osc(wave: Wave, phase: number): number {
     case 'pulse':
       return p < 0.25 ? 0.8 : -0.3;
   }
+}
+
+const TABLE_SIZE = 4096;
+const TABLES = new Map<Wave, Float32Array>();
+for (const wave of ['sine', 'triangle', 'saw', 'square', 'pulse'] as const) {
+  const table = new Float32Array(TABLE_SIZE + 1);
+  for (let i = 0; i <= TABLE_SIZE; i++) table[i] = exact(wave, (i % TABLE_SIZE) / TABLE_SIZE);
+  TABLES.set(wave, table);
+}
+
+/** One sample of a waveform at phase (in cycles, any real), from a 4096-point table. */
+export function osc(wave: Wave, phase: number): number {
+  const table = TABLES.get(wave) as Float32Array;
+  const x = (phase - Math.floor(phase)) * TABLE_SIZE;
+  const i = Math.floor(x);
+  const a = table[i] ?? 0;
+  return a + ((table[i + 1] ?? 0) - a) * (x - i);
 }
 
 /** Frequency of a MIDI note number. */
@@ -77,9 +93,12 @@ export class StereoBuffer {
   }
   /** Adds a mono sample at frame i with pan -1 (left) .. 1 (right). */
   add(i: number, v: number, pan = 0): void {
+    const [l, r] = panGains(pan);
+    this.addGains(i, v, l, r);
+  }
+  /** Adds a mono sample with precomputed left/right gains (see panGains). */
+  addGains(i: number, v: number, l: number, r: number): void {
     if (i < 0 || i >= this.frames) return;
-    const l = Math.cos(((pan + 1) * Math.PI) / 4);
-    const r = Math.sin(((pan + 1) * Math.PI) / 4);
     this.data[i * 2] = (this.data[i * 2] ?? 0) + v * l;
     this.data[i * 2 + 1] = (this.data[i * 2 + 1] ?? 0) + v * r;
   }
@@ -105,6 +124,11 @@ export class StereoBuffer {
       }
     }
   }
+}
+
+/** Equal-power gains for pan -1 (left) .. 1 (right). */
+export function panGains(pan: number): [number, number] {
+  return [Math.cos(((pan + 1) * Math.PI) / 4), Math.sin(((pan + 1) * Math.PI) / 4)];
 }
 
 /** White noise from a seeded stream (deterministic). */

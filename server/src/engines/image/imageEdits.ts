@@ -4,7 +4,7 @@
  * it and make it brighter" = three edits). Unknown wording falls back to a gentle auto-enhance.
  */
 import sharp from 'sharp';
-import { PromptWords } from './promptWords.js';
+import type { PromptWords } from './promptWords.js';
 
 export interface RawImage {
   data: Buffer;

@@ -3,7 +3,7 @@
  * words and applied in the order named. Speed changes carry the audio along (atempo); a reversed clip
  * has its audio reversed too.
  */
-import { PromptWords } from '../image/promptWords.js';
+import type { PromptWords } from '../image/promptWords.js';
 
 export interface VideoEffect {
   name: string;
