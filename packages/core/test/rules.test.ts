@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MEDIA_FIELD_KINDS,
+  MEDIA_URL_FIELDS,
+  outputTypeForTask,
+  pollIntervalMs,
+  TASK_NAMES,
+  TYPICAL_MAX_GENERATION_MS,
+} from '../src/index.js';
+
+describe('output type from the task name (spec 4.2)', () => {
+  it.each([
+    ['text-to-video', 'video'],
+    ['image-to-video', 'video'],
+    ['reference-to-video', 'video'],
+    ['video-to-video', 'video'],
+    ['video-extend', 'video'],
+    ['text-to-speech', 'audio'],
+    ['text-to-music', 'audio'],
+    ['audio-clean', 'audio'],
+    ['tts', 'audio'],
+    ['text-to-image', 'image'],
+    ['image-to-image', 'image'],
+    ['upscale', 'image'],
+    ['Text-To-Video', 'video'],
+  ] as const)('%s -> %s', (task, type) => {
+    expect(outputTypeForTask(task)).toBe(type);
+  });
+  it('video wins over audio words ("video" is checked first)', () => {
+    expect(outputTypeForTask('music-video')).toBe('video');
+  });
+});
+
+describe('poll interval per output type (spec 4.3)', () => {
+  it('image 3 s, video 5 s, audio 3 s', () => {
+    expect([pollIntervalMs('image'), pollIntervalMs('video'), pollIntervalMs('audio')]).toEqual([
+      3000, 5000, 3000,
+    ]);
+  });
+  it('typical generation times: video up to 5 minutes', () => {
+    expect(TYPICAL_MAX_GENERATION_MS.video).toBe(300_000);
+  });
+});
+
+describe('media URL fields', () => {
+  it('every media field has a kind, and only media fields do', () => {
+    for (const task of TASK_NAMES) {
+      expect(Object.keys(MEDIA_FIELD_KINDS[task]).sort(), task).toEqual([...MEDIA_URL_FIELDS[task]].sort());
+    }
+    expect(MEDIA_FIELD_KINDS['video-to-video'].image).toBe('video');
+    expect(MEDIA_FIELD_KINDS['video-extend'].image).toBe('video');
+    expect(MEDIA_FIELD_KINDS['image-to-video'].image).toBe('image');
+  });
+});
