@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     name: 'n8n-nodes-mediagen',
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generations run on a real server on a shared 2-core machine: generous limits, no timing assertions.
+    testTimeout: 180_000,
+    hookTimeout: 240_000,
   },
 });
