@@ -294,3 +294,17 @@ describe('createClient over undici MockAgent', () => {
     });
   });
 });
+
+describe('download timeouts', () => {
+  it('a download whose headers never come fails after downloadHeadersTimeoutMs', async () => {
+    const srv = await startServer(() => {
+      /* never answers */
+    });
+    const t = undiciTransport({ downloadHeadersTimeoutMs: 200 });
+    cleanups.push(() => t.close());
+    const error = await t.download({ url: `${srv.origin}/files/x`, headers: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).notSent).toBe(false);
+    expect((error as Error).message).toMatch(/UND_ERR_HEADERS_TIMEOUT/);
+  });
+});

@@ -25,6 +25,8 @@ export interface UndiciTransportOptions {
   bodyTimeoutMs?: number;
   /** Most sockets per origin. Default 16. */
   connections?: number;
+  /** How long a download may wait for the response headers. Default 60,000 ms. */
+  downloadHeadersTimeoutMs?: number;
 }
 
 export interface UndiciTransport extends Transport {
@@ -119,6 +121,7 @@ export function undiciTransport(options: UndiciTransportOptions = {}): UndiciTra
     body: string | undefined,
     signal: AbortSignal | undefined,
     timeoutMs: number | undefined,
+    headersTimeoutMs?: number,
   ) {
     const { combined, timedOut } = deadline(signal, timeoutMs);
     const context = `${method} ${url}`;
@@ -129,6 +132,7 @@ export function undiciTransport(options: UndiciTransportOptions = {}): UndiciTra
           headers,
           ...(body !== undefined ? { body } : {}),
           ...(combined ? { signal: combined } : {}),
+          ...(headersTimeoutMs !== undefined ? { headersTimeout: headersTimeoutMs } : {}),
           dispatcher,
         }),
         combined,
@@ -169,8 +173,17 @@ export function undiciTransport(options: UndiciTransportOptions = {}): UndiciTra
     },
 
     async download(req): Promise<DownloadResponse> {
-      // No whole-request timeout: a large video may take long; bodyTimeout bounds stalls instead.
-      const { response, context } = await send('GET', req.url, req.headers, undefined, req.signal, undefined);
+      // No whole-request timeout: a large video may take long. The headers must come within
+      // downloadHeadersTimeoutMs, and bodyTimeout bounds stalls between chunks.
+      const { response, context } = await send(
+        'GET',
+        req.url,
+        req.headers,
+        undefined,
+        req.signal,
+        undefined,
+        options.downloadHeadersTimeoutMs ?? 60_000,
+      );
       const body = response.body;
       async function* chunks(): AsyncGenerator<Uint8Array> {
         try {
