@@ -51,21 +51,28 @@ async function run(input: EngineInput): Promise<EngineOutput> {
   }
 
   const aspect = (input.params.aspect_ratio as string | undefined) ?? aspectFromPrompt(prompt);
-  const resolution = input.params.resolution as keyof typeof IMAGE_LONG_SIDE | undefined;
-  const currentLong = Math.max(image.width, image.height);
-  const longSide = resolution ? IMAGE_LONG_SIDE[resolution] : Math.min(4096, currentLong);
-  let target: { width: number; height: number };
+  const pad = prompt.has('pad', 'padding', 'letterbox', 'pillarbox', 'fit', 'contain', 'extend', 'whole');
+  let target = { width: image.width, height: image.height };
   if (aspect) {
-    parseAspect(aspect);
-    target = sizeForAspect(aspect, longSide);
-  } else {
+    // Without a resolution: the largest crop of that shape inside the image, or the smallest canvas
+    // of that shape around it when padding.
+    const [aw, ah] = parseAspect(aspect);
+    const byWidth = { width: image.width, height: Math.round((image.width * ah) / aw) };
+    const byHeight = { width: Math.round((image.height * aw) / ah), height: image.height };
+    const fitsInside = byWidth.height <= image.height;
+    target = pad ? (fitsInside ? byHeight : byWidth) : fitsInside ? byWidth : byHeight;
+  }
+  const resolution = input.params.resolution as keyof typeof IMAGE_LONG_SIDE | undefined;
+  const currentLong = Math.max(target.width, target.height);
+  const longSide = resolution ? IMAGE_LONG_SIDE[resolution] : Math.min(4096, currentLong);
+  if (aspect) target = sizeForAspect(aspect, longSide);
+  else if (longSide !== currentLong) {
     const k = longSide / currentLong;
     target = {
-      width: Math.max(1, Math.round(image.width * k)),
-      height: Math.max(1, Math.round(image.height * k)),
+      width: Math.max(1, Math.round(target.width * k)),
+      height: Math.max(1, Math.round(target.height * k)),
     };
   }
-  const pad = prompt.has('pad', 'padding', 'letterbox', 'pillarbox', 'fit', 'contain', 'extend', 'whole');
   let pipeline = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
   if (target.width !== image.width || target.height !== image.height) {
     pipeline = pipeline.resize(target.width, target.height, {
