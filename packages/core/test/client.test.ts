@@ -50,6 +50,15 @@ describe('configuration', () => {
     });
   });
 
+  it('useEnv: false ignores the environment (no Authorization picked up from the host)', async () => {
+    vi.stubEnv('MEDIAGEN_API_KEY', 'host-key');
+    vi.stubEnv('MEDIAGEN_BASE_URL', 'https://env.test/api/v3');
+    const transport = mockTransport(() => ok([]));
+    expect(() => new MediaGenClient({ transport, useEnv: false })).toThrow(/no baseUrl/);
+    await new MediaGenClient({ transport, baseUrl: BASE, useEnv: false }).listModels();
+    expect(transport.requests[0]!.headers).not.toHaveProperty('authorization');
+  });
+
   it('arguments win over the environment', () => {
     vi.stubEnv('MEDIAGEN_BASE_URL', 'https://env.test/api/v3');
     expect(new MediaGenClient({ transport: mockTransport(() => ok([])), baseUrl: BASE }).baseUrl).toBe(BASE);

@@ -8,7 +8,8 @@ import { ModerationResult, type ModerationRequest } from '../spec/moderation.js'
 import type { TaskName, TaskParamsInput } from '../spec/tasks/index.js';
 import { formatValidationError, issuePath } from '../rules/validationMessage.js';
 import { systemClock } from './clock.js';
-import { ENV_API_KEY, ENV_BASE_URL, normalizeBaseUrl, readEnv } from './config.js';
+import { ENV_API_KEY, ENV_BASE_URL, normalizeBaseUrl } from './config.js';
+import { readEnv } from './env.js';
 import { errorForResponse, NetworkError, ResponseValidationError, type MediaGenError } from './errors.js';
 import { fileNameFromResponse } from './fileName.js';
 import {
@@ -45,6 +46,12 @@ export interface MediaGenClientOptions {
   timeoutMs?: number;
   /** Extra headers sent with every API request (e.g. `user-agent`). */
   headers?: Record<string, string>;
+  /**
+   * Fall back to MEDIAGEN_API_KEY / MEDIAGEN_BASE_URL when apiKey / baseUrl are not given. Default true.
+   * Pass false where the host's environment is not the caller's (an n8n node authenticates through its
+   * credential and must not pick up a key from n8n's own environment).
+   */
+  useEnv?: boolean;
 }
 
 export interface RequestOptions {
@@ -110,8 +117,9 @@ export class MediaGenClient {
   constructor(options: MediaGenClientOptions) {
     this.transport = options.transport;
     this.clock = options.clock ?? systemClock;
-    this.baseUrl = normalizeBaseUrl(options.baseUrl ?? readEnv(ENV_BASE_URL));
-    const apiKey = options.apiKey ?? readEnv(ENV_API_KEY);
+    const env = options.useEnv === false ? () => undefined : readEnv;
+    this.baseUrl = normalizeBaseUrl(options.baseUrl ?? env(ENV_BASE_URL));
+    const apiKey = options.apiKey ?? env(ENV_API_KEY);
     this.apiKey = apiKey === undefined || apiKey === '' ? undefined : apiKey;
     this.retry = resolveRetryOptions(options.retry);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;

@@ -2,12 +2,7 @@
 export const ENV_API_KEY = 'MEDIAGEN_API_KEY';
 export const ENV_BASE_URL = 'MEDIAGEN_BASE_URL';
 
-/** Reads an environment variable where one exists (Node); undefined elsewhere or when empty. */
-export function readEnv(name: string): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const value = env?.[name]?.trim();
-  return value ? value : undefined;
-}
+export { readEnv } from './env.js';
 
 /**
  * The base URL without a trailing slash. It must be absolute http(s) and include the version prefix
