@@ -1,6 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  type CallToolResult,
+  type ContentBlock,
+} from '@modelcontextprotocol/sdk/types.js';
 import { inject } from 'vitest';
 import { createServer, type CreateServerOptions } from '../src/server.js';
 
@@ -47,4 +51,35 @@ export function jsonTextOf(result: unknown): unknown {
   const first = contentOf(result)[0];
   if (first?.type !== 'text') throw new Error('first content block is not text');
   return JSON.parse(first.text);
+}
+
+/**
+ * What an assistant does with a result that is still processing: call get_generation with its id until
+ * the generation is done (each call waits within the bounded wait). Keeps the tests right on a slow,
+ * shared machine, where a generation may outlast one bounded wait.
+ */
+export async function followUntilDone(
+  client: Client,
+  result: CallToolResult,
+  options: { onprogress?: (p: { progress: number; message?: string }) => void; maxCalls?: number } = {},
+): Promise<{ result: CallToolResult; handovers: number }> {
+  let current = result;
+  let handovers = 0;
+  for (let i = 0; i < (options.maxCalls ?? 8); i++) {
+    const g = current.structuredContent as { id: string; status: string } | undefined;
+    if (current.isError || !g || g.status === 'completed' || g.status === 'failed') break;
+    if (!textOf(current).includes(`Call get_generation with id "${g.id}"`)) {
+      throw new Error(`a processing result without the handover sentence: ${textOf(current)}`);
+    }
+    handovers++;
+    current = (await client.callTool(
+      { name: 'get_generation', arguments: { id: g.id } },
+      CallToolResultSchema,
+      {
+        timeout: 120_000,
+        ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+      },
+    )) as CallToolResult;
+  }
+  return { result: current, handovers };
 }

@@ -7,10 +7,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Generation, Model } from '@mediagen/core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { textOf } from './helpers.js';
+import { followUntilDone, textOf } from './helpers.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 let client: Client;
@@ -45,13 +45,13 @@ it('serves the six tools over stdio, with prices from the catalog in the charged
   expect(tools.find((t) => t.name === 'generate')!.description).toMatch(/Catalog prices per generation/);
 });
 
-it('generates an image end to end over stdio, with progress', async () => {
+it('generates an image end to end over stdio, with progress', { timeout: 240_000 }, async () => {
   const list = await client.callTool({ name: 'list_models', arguments: { type: 'image' } });
   const model = (list.structuredContent as { models: Model[] }).models.find((m) =>
     m.tasks.includes('text-to-image'),
   )!;
   const progress: unknown[] = [];
-  const result = await client.callTool(
+  const first = await client.callTool(
     {
       name: 'generate',
       arguments: { model: model.slug, task: 'text-to-image', params: { prompt: 'a paper boat' } },
@@ -59,8 +59,10 @@ it('generates an image end to end over stdio, with progress', async () => {
     CallToolResultSchema,
     { onprogress: (p) => progress.push(p), timeout: 120_000 },
   );
-  expect(result.isError, textOf(result)).toBeFalsy();
+  expect(first.isError, textOf(first)).toBeFalsy();
+  expect(progress.length).toBeGreaterThanOrEqual(2);
+  // On a slow machine the bounded wait may hand over to get_generation, as an assistant would follow.
+  const { result } = await followUntilDone(client, first as CallToolResult);
   expect((result.structuredContent as Generation).status).toBe('completed');
   expect(result.content.some((c) => c.type === 'resource_link')).toBe(true);
-  expect(progress.length).toBeGreaterThanOrEqual(2);
 });

@@ -91,50 +91,54 @@ describe('list_models', () => {
 });
 
 describe('generate', () => {
-  it('submits, reports progress, and returns the output as a resource_link with a small preview', async () => {
-    const progress: { progress: number; message?: string }[] = [];
-    const result = await mcp.client.callTool(
-      {
-        name: 'generate',
-        arguments: {
-          model: imageModel.slug,
-          task: 'text-to-image',
-          params: { prompt: 'a red apple on a wooden table', seed: 1 },
+  it(
+    'submits, reports progress, and returns the output as a resource_link with a small preview',
+    { timeout: 240_000 },
+    async () => {
+      const progress: { progress: number; message?: string }[] = [];
+      const result = await mcp.client.callTool(
+        {
+          name: 'generate',
+          arguments: {
+            model: imageModel.slug,
+            task: 'text-to-image',
+            params: { prompt: 'a red apple on a wooden table', seed: 1 },
+          },
         },
-      },
-      CallToolResultSchema,
-      { onprogress: (p) => progress.push(p), timeout: 120_000 },
-    );
-    expect(result.isError, textOf(result)).toBeFalsy();
-    const generation = result.structuredContent as Generation;
-    expect(generation.status).toBe('completed');
-    expect(generation.type).toBe('image');
-    expect(jsonTextOf(result)).toEqual(generation);
-    // Progress: first the submit, then one per poll, increasing.
-    expect(progress.length).toBeGreaterThanOrEqual(2);
-    expect(progress[0]!.message).toMatch(/submitted image generation/);
-    for (let i = 1; i < progress.length; i++)
-      expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
-    const link = contentOf(result).find((c) => c.type === 'resource_link') as Extract<
-      ContentBlock,
-      { type: 'resource_link' }
-    >;
-    expect(link.uri).toBe(generation.output_url);
-    expect(link.mimeType).toMatch(/^image\//);
-    // The link is real: the output downloads with that type.
-    const response = await fetch(link.uri);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toContain(link.mimeType);
-    await response.arrayBuffer();
-    // A preview thumbnail, never the full file: small JPEG.
-    const preview = contentOf(result).find((c) => c.type === 'image') as Extract<
-      ContentBlock,
-      { type: 'image' }
-    >;
-    expect(preview.mimeType).toBe('image/jpeg');
-    expect(preview.data.length).toBeLessThan(100_000);
-    expect(Buffer.from(preview.data, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
-  });
+        CallToolResultSchema,
+        { onprogress: (p) => progress.push(p), timeout: 120_000 },
+      );
+      expect(result.isError, textOf(result)).toBeFalsy();
+      const generation = result.structuredContent as Generation;
+      expect(generation.status).toBe('completed');
+      expect(generation.type).toBe('image');
+      expect(jsonTextOf(result)).toEqual(generation);
+      // Progress: first the submit, then one per poll, increasing.
+      expect(progress.length).toBeGreaterThanOrEqual(2);
+      expect(progress[0]!.message).toMatch(/submitted image generation/);
+      for (let i = 1; i < progress.length; i++)
+        expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
+      const link = contentOf(result).find((c) => c.type === 'resource_link') as Extract<
+        ContentBlock,
+        { type: 'resource_link' }
+      >;
+      expect(link.uri).toBe(generation.output_url);
+      expect(link.mimeType).toMatch(/^image\//);
+      // The link is real: the output downloads with that type.
+      const response = await fetch(link.uri);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain(link.mimeType);
+      await response.arrayBuffer();
+      // A preview thumbnail, never the full file: small JPEG.
+      const preview = contentOf(result).find((c) => c.type === 'image') as Extract<
+        ContentBlock,
+        { type: 'image' }
+      >;
+      expect(preview.mimeType).toBe('image/jpeg');
+      expect(preview.data.length).toBeLessThan(100_000);
+      expect(Buffer.from(preview.data, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    },
+  );
 
   it('does not charge twice for a retried call: identical arguments give the same generation', async () => {
     const args = {
@@ -157,34 +161,38 @@ describe('generate', () => {
     expect((other.structuredContent as Generation).id).not.toBe((first.structuredContent as Generation).id);
   });
 
-  it('hands over to get_generation when the wait runs out, and get_generation waits again', async () => {
-    const submitted = await mcp.client.callTool({
-      name: 'generate',
-      arguments: {
-        model: imageModel.slug,
-        task: 'text-to-image',
-        params: { prompt: 'a lighthouse at dusk' },
-        wait_seconds: 0,
-      },
-    });
-    expect(submitted.isError, textOf(submitted)).toBeFalsy();
-    const generation = submitted.structuredContent as Generation;
-    expect(generation.status).toBe('processing');
-    expect(generation.output_url).toBeNull();
-    expect(textOf(submitted)).toContain(`Call get_generation with id "${generation.id}"`);
-    expect(contentOf(submitted).some((c) => c.type === 'resource_link')).toBe(false);
+  it(
+    'hands over to get_generation when the wait runs out, and get_generation waits again',
+    { timeout: 240_000 },
+    async () => {
+      const submitted = await mcp.client.callTool({
+        name: 'generate',
+        arguments: {
+          model: imageModel.slug,
+          task: 'text-to-image',
+          params: { prompt: 'a lighthouse at dusk' },
+          wait_seconds: 0,
+        },
+      });
+      expect(submitted.isError, textOf(submitted)).toBeFalsy();
+      const generation = submitted.structuredContent as Generation;
+      expect(generation.status).toBe('processing');
+      expect(generation.output_url).toBeNull();
+      expect(textOf(submitted)).toContain(`Call get_generation with id "${generation.id}"`);
+      expect(contentOf(submitted).some((c) => c.type === 'resource_link')).toBe(false);
 
-    const progress: unknown[] = [];
-    const done = await mcp.client.callTool(
-      { name: 'get_generation', arguments: { id: generation.id } },
-      CallToolResultSchema,
-      { onprogress: (p) => progress.push(p), timeout: 120_000 },
-    );
-    expect(done.isError, textOf(done)).toBeFalsy();
-    expect((done.structuredContent as Generation).status).toBe('completed');
-    expect((done.structuredContent as Generation).id).toBe(generation.id);
-    expect(progress.length).toBeGreaterThanOrEqual(1);
-  });
+      const progress: unknown[] = [];
+      const done = await mcp.client.callTool(
+        { name: 'get_generation', arguments: { id: generation.id } },
+        CallToolResultSchema,
+        { onprogress: (p) => progress.push(p), timeout: 120_000 },
+      );
+      expect(done.isError, textOf(done)).toBeFalsy();
+      expect((done.structuredContent as Generation).status).toBe('completed');
+      expect((done.structuredContent as Generation).id).toBe(generation.id);
+      expect(progress.length).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it('with a short configured maximum, returns processing with the sentence instead of blocking', async () => {
     const short = await connectInProcess({ maxWaitSeconds: 1 });
@@ -194,7 +202,7 @@ describe('generate', () => {
         arguments: {
           model: videoModel.slug,
           task: 'text-to-video',
-          params: { prompt: 'waves on a beach', duration: '5' },
+          params: { prompt: 'waves on a beach', duration: '4', resolution: '480p' },
         },
       });
       expect(result.isError, textOf(result)).toBeFalsy();
@@ -278,15 +286,15 @@ describe('cancellation', () => {
     const counting = await connectInProcess({ client, maxWaitSeconds: 120 });
     try {
       const controller = new AbortController();
-      let firstPoll!: () => void;
-      const polled = new Promise<void>((resolve) => (firstPoll = resolve));
+      let submitted!: () => void;
+      const wasSubmitted = new Promise<void>((resolve) => (submitted = resolve));
       const call = counting.client.callTool(
         {
           name: 'generate',
           arguments: {
-            model: videoModel.slug,
-            task: 'text-to-video',
-            params: { prompt: 'a slow sunrise', duration: '10' },
+            model: imageModel.slug,
+            task: 'text-to-image',
+            params: { prompt: 'cancel me', seed: 99 },
           },
         },
         CallToolResultSchema,
@@ -294,20 +302,20 @@ describe('cancellation', () => {
           signal: controller.signal,
           timeout: 120_000,
           onprogress: (p) => {
-            if (/poll/.test(p.message ?? '')) firstPoll();
+            if (/^submitted/.test(p.message ?? '')) submitted();
           },
         },
       );
       call.catch(() => {});
-      await polled;
+      // Cancel while the tool sleeps before its first poll (image: 3 s). Without the signal wired
+      // through, it would poll at 3 s and keep polling for up to 120 s.
+      await wasSubmitted;
       controller.abort('user pressed stop');
       await expect(call).rejects.toThrow();
-      // Let an in-flight request settle, then watch more than one video poll interval (5 s) go by.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
       const polls = () => requests.filter((r) => r.url.includes('/status/')).length;
-      const atCancel = polls();
-      await new Promise((resolve) => setTimeout(resolve, 6_000));
-      expect(polls()).toBe(atCancel);
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      expect(requests.some((r) => r.method === 'POST')).toBe(true);
+      expect(polls()).toBe(0);
     } finally {
       await counting.close();
     }
@@ -349,7 +357,7 @@ describe('detect_faces and face_swap', () => {
     expect(textOf(result)).toMatch(/No face found/);
   });
 
-  it('swaps a face given the whole source image and a face index', async () => {
+  it('swaps a face given the whole source image and a face index', { timeout: 240_000 }, async () => {
     const result = await mcp.client.callTool(
       {
         name: 'face_swap',
