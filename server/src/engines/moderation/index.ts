@@ -6,11 +6,9 @@
 import type { ModerationEngine, ModerationPolicyName } from '../types.js';
 import { scoreImageForPolicy } from './imagePolicies.js';
 import { nsfwImageClassifier } from './nsfwImage.js';
-import { nsfwScore } from './nsfwScore.js';
 import { scoreFrames } from './scoreVideo.js';
 import { loadLanguageIdentifier } from './text/languageId.js';
 import { scoreText } from './text/scoreText.js';
-import { UNSUPPORTED_IMAGE_POLICY_SCORE } from './imagePolicies.js';
 import { sampleVideoFrames } from './videoFrames.js';
 
 export { ImageDecodeError } from './decodeImage.js';
@@ -35,12 +33,8 @@ export const moderationEngine: ModerationEngine = {
   },
 
   async scoreVideo(path, { policy, threshold, maxFrames, signal }) {
-    const classifier = await nsfwImageClassifier();
-    const source = await sampleVideoFrames(path, maxFrames, classifier.inputSize, signal);
-    const scorer =
-      policy === 'nsfw'
-        ? async (rgb: Buffer, s?: AbortSignal) => nsfwScore(await classifier.classifyRgb(rgb, s))
-        : async () => UNSUPPORTED_IMAGE_POLICY_SCORE;
+    const source = await sampleVideoFrames(path, maxFrames, signal);
+    const scorer = (frame: Buffer, s?: AbortSignal) => scoreImageForPolicy(frame, policy, s);
     return scoreFrames(source, scorer, threshold, signal);
   },
 

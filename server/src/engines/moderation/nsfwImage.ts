@@ -14,7 +14,7 @@ import { tfReady } from './tfBackend.js';
 
 export const NSFW_MODEL_NAMES = ['MobileNetV2', 'MobileNetV2Mid', 'InceptionV3'] as const;
 export type NsfwModelName = (typeof NSFW_MODEL_NAMES)[number];
-export const DEFAULT_NSFW_MODEL: NsfwModelName = 'MobileNetV2Mid';
+export const DEFAULT_NSFW_MODEL: NsfwModelName = 'MobileNetV2';
 
 const INPUT_SIZE: Record<NsfwModelName, number> = { MobileNetV2: 224, MobileNetV2Mid: 224, InceptionV3: 299 };
 

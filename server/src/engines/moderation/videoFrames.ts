@@ -3,9 +3,10 @@
  * binary). Frame i of n sits at the middle of the i-th of n equal slices of the duration,
  * (i + 0.5) * duration / n, so the first frame is not the usual black fade-in and the last is not past
  * the end. Each frame is one ffmpeg call with an input seek (-ss before -i, which jumps to the
- * nearest keyframe and decodes from there, fast on long videos) that writes the frame already scaled
- * to the classifier's square RGB input, so no image decode is needed afterwards. Frames are extracted
- * lazily, one ahead of the scorer, so an early stop also stops extraction.
+ * nearest keyframe and decodes from there, fast on long videos) that writes the frame as a PNG no
+ * larger than 512 px, which is then scored exactly like an uploaded image (same decoding, border trim
+ * and resize). Frames are extracted lazily, one ahead of the scorer, so an early stop also stops
+ * extraction.
  */
 import { ffmpeg, probe } from '../../media/ffmpeg.js';
 import type { FrameSource } from './scoreVideo.js';
@@ -23,12 +24,9 @@ export function frameTimestamps(durationSeconds: number, count: number): number[
   );
 }
 
-async function extractFrame(
-  path: string,
-  timestamp: number,
-  size: number,
-  signal?: AbortSignal,
-): Promise<Buffer> {
+const FRAME_MAX_SIDE = 512;
+
+async function extractFrame(path: string, timestamp: number, signal?: AbortSignal): Promise<Buffer> {
   const args = [
     ...(timestamp > 0 ? ['-ss', timestamp.toFixed(3)] : []),
     '-i',
@@ -38,28 +36,24 @@ async function extractFrame(
     '-an',
     '-sn',
     '-vf',
-    `scale=${size}:${size}:flags=bilinear`,
-    '-pix_fmt',
-    'rgb24',
+    `scale=w=${FRAME_MAX_SIDE}:h=${FRAME_MAX_SIDE}:force_original_aspect_ratio=decrease`,
+    '-c:v',
+    'png',
     '-f',
-    'rawvideo',
+    'image2pipe',
     'pipe:1',
   ];
   const { stdout } = await ffmpeg(args, signal);
-  if (stdout.length !== size * size * 3) {
+  if (stdout.length < 8 || stdout.readUInt32BE(0) !== 0x89504e47) {
     throw new VideoDecodeError(`no video frame could be decoded at ${timestamp}s`);
   }
   return stdout;
 }
 
-/**
- * A lazy source of `count` evenly spaced frames of the video at `path`, each a `size` x `size` RGB
- * raster (3 bytes per pixel, row-major).
- */
+/** A lazy source of `count` evenly spaced frames of the video at `path`, each a PNG. */
 export async function sampleVideoFrames(
   path: string,
   count: number,
-  size: number,
   signal?: AbortSignal,
 ): Promise<FrameSource> {
   let durationSeconds: number;
@@ -75,7 +69,7 @@ export async function sampleVideoFrames(
   const pending = new Map<number, Promise<Buffer>>();
   const start = (i: number) => {
     if (i >= timestamps.length || pending.has(i)) return;
-    const p = extractFrame(path, timestamps[i]!, size, signal);
+    const p = extractFrame(path, timestamps[i]!, signal);
     p.catch(() => undefined); // observed when awaited; a prefetch nobody awaits must not crash the process
     pending.set(i, p);
   };

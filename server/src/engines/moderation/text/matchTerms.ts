@@ -99,3 +99,13 @@ export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTe
   }
   return matches;
 }
+
+/** Keeps the longest of overlapping matches ("kill them all" wins over "kill them"), in text order. */
+export function longestMatches(matches: readonly TermMatch[]): TermMatch[] {
+  const kept: TermMatch[] = [];
+  const byLength = [...matches].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  for (const m of byLength) {
+    if (!kept.some((k) => m.start < k.end && k.start < m.end)) kept.push(m);
+  }
+  return kept.sort((a, b) => a.start - b.start);
+}

@@ -34,6 +34,7 @@ import { LEXICONS } from './lexicons/index.js';
 import type { Lexicon } from './lexicons/types.js';
 import {
   compileTerms,
+  longestMatches,
   findTerms,
   prepareSentence,
   type CompiledTerm,
@@ -189,30 +190,30 @@ function scoreSentence(
   const overlaps = (a: TermMatch, list: TermMatch[]) => list.some((b) => a.start < b.end && b.start < a.end);
 
   if (policy === 'nsfw') {
-    const explicit = findTerms(s, c.nsfwExplicit);
-    const sexual = findTerms(s, c.nsfwSexual).filter((m) => !overlaps(m, explicit));
+    const explicit = longestMatches(findTerms(s, c.nsfwExplicit));
+    const sexual = longestMatches(findTerms(s, c.nsfwSexual)).filter((m) => !overlaps(m, explicit));
     for (const m of explicit) add('nsfwExplicit', m);
     for (const m of sexual) add('nsfwSexual', m);
-    for (const m of findTerms(s, c.nsfwListed))
+    for (const m of longestMatches(findTerms(s, c.nsfwListed)))
       if (!overlaps(m, [...explicit, ...sexual])) add('nsfwListed', m);
   } else if (policy === 'violence') {
-    const incitement = findTerms(s, c.incitement);
+    const incitement = longestMatches(findTerms(s, c.incitement));
     for (const m of incitement) add('violenceIncitement', m);
     const intent = findTerms(s, c.intent).length > 0;
-    for (const m of findTerms(s, c.verbs)) {
+    for (const m of longestMatches(findTerms(s, c.verbs))) {
       if (!overlaps(m, incitement)) add(intent ? 'violenceThreat' : 'violenceVerb', m);
     }
   } else {
-    for (const m of findTerms(s, c.slurs)) add('hateSlur', m);
-    const groups = findTerms(s, c.groups);
-    const dehumanizing = findTerms(s, c.dehumanizing).filter((m) => !overlaps(m, groups));
+    for (const m of longestMatches(findTerms(s, c.slurs))) add('hateSlur', m);
+    const groups = longestMatches(findTerms(s, c.groups));
+    const dehumanizing = longestMatches(findTerms(s, c.dehumanizing)).filter((m) => !overlaps(m, groups));
     const hasGroup = groups.length > 0;
     for (const m of dehumanizing) add(hasGroup ? 'hateDehumanizingGroup' : 'hateDehumanizing', m);
     if (hasGroup) {
-      for (const m of findTerms(s, c.exclusion)) add('hateExclusionGroup', m);
+      for (const m of longestMatches(findTerms(s, c.exclusion))) add('hateExclusionGroup', m);
       const intent = findTerms(s, c.intent).length > 0;
-      for (const m of findTerms(s, c.incitement)) add('hateViolenceGroup', m);
-      if (intent) for (const m of findTerms(s, c.verbs)) add('hateViolenceGroup', m);
+      for (const m of longestMatches(findTerms(s, c.incitement))) add('hateViolenceGroup', m);
+      if (intent) for (const m of longestMatches(findTerms(s, c.verbs))) add('hateViolenceGroup', m);
     }
   }
   return evidence;

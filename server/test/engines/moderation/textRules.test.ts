@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { identifyLanguages } from '../../../src/engines/moderation/text/languageId.js';
+import {
+  TEXT_DAMPING,
+  TEXT_WEIGHTS,
+  calibrate,
+  scoreTextDetailed,
+} from '../../../src/engines/moderation/text/scoreText.js';
+import {
+  normalize,
+  splitSentences,
+  wordBoundaries,
+  wordTokens,
+} from '../../../src/engines/moderation/text/tokenize.js';
+
+describe('language identification', () => {
+  it.each([
+    ['The committee will publish its annual report on renewable energy next week.', 'en'],
+    ['Le comité publiera la semaine prochaine son rapport annuel sur les énergies renouvelables.', 'fr'],
+    ['El comité publicará la próxima semana su informe anual sobre energías renovables.', 'es'],
+    [
+      'Der Ausschuss wird nächste Woche seinen Jahresbericht über erneuerbare Energien veröffentlichen.',
+      'de',
+    ],
+    [
+      'Il comitato pubblicherà la prossima settimana il suo rapporto annuale sulle energie rinnovabili.',
+      'it',
+    ],
+    ['O comitê publicará na próxima semana seu relatório anual sobre energias renováveis.', 'pt'],
+    ['De commissie publiceert volgende week haar jaarverslag over hernieuwbare energie.', 'nl'],
+    ['Комитет опубликует свой ежегодный доклад о возобновляемой энергии на следующей неделе.', 'ru'],
+    ['ستنشر اللجنة تقريرها السنوي عن الطاقة المتجددة الأسبوع المقبل.', 'ar'],
+    ['委员会将于下周发布关于可再生能源的年度报告。', 'zh'],
+    ['委員会は来週、再生可能エネルギーに関する年次報告書を公表する。', 'ja'],
+    ['위원회는 다음 주에 재생 에너지에 관한 연례 보고서를 발표할 예정이다.', 'ko'],
+  ])('identifies %s as %s', async (text, lang) => {
+    const id = await identifyLanguages(text);
+    expect(id.languages[0]).toBe(lang);
+  });
+
+  it('reads an unsure short Latin text with every Latin-script lexicon', async () => {
+    const id = await identifyLanguages('Voy a matarte');
+    expect(id.languages).toEqual(expect.arrayContaining(['es', 'pt', 'fr', 'en', 'it', 'de', 'nl']));
+  });
+});
+
+describe('tokenisation', () => {
+  it('finds Chinese and Japanese word boundaries with Intl.Segmenter', () => {
+    const zh = wordBoundaries('我们在海边游泳', 'zh');
+    expect(zh.size).toBeGreaterThan(3);
+    expect(wordBoundaries('夕日が沈むまで海で泳いだ', 'ja').size).toBeGreaterThan(4);
+  });
+
+  it('normalises accents, case, apostrophes and English contractions', () => {
+    expect(normalize('Töten ÉTÉ', 'de')).toBe('toten ete');
+    expect(normalize('I won’t', 'en')).toBe('i wo not');
+    expect(wordTokens(normalize("l'immigré", 'fr'), 'fr').map((t) => t.text)).toEqual(['l', 'immigre']);
+  });
+
+  it('strips Arabic clitics and harakat', () => {
+    const [token] = wordTokens(normalize('وَالمُهاجِرون', 'ar'), 'ar');
+    expect(token!.forms).toContain('مهاجرون');
+  });
+
+  it('splits sentences and lines', () => {
+    expect(splitSentences('One. Two!\nThree', 'en').map((s) => s.text.trim())).toEqual([
+      'One.',
+      'Two!',
+      'Three',
+    ]);
+  });
+});
+
+describe('scoring rules', () => {
+  it('scores clean text 0.01, like an ordinary photo', async () => {
+    expect((await scoreTextDetailed('We had a lovely picnic in the park.', 'violence')).score).toBe(0.01);
+    expect(calibrate(0)).toBe(0.01);
+    expect(calibrate(1)).toBe(0.99);
+  });
+
+  it('damps negated threats', async () => {
+    const threat = await scoreTextDetailed('I will kill you.', 'violence');
+    const negated = await scoreTextDetailed('I will never kill you.', 'violence');
+    expect(threat.score).toBeGreaterThanOrEqual(0.5);
+    expect(negated.score).toBeLessThan(0.5);
+    expect(negated.evidence[0]!.negated).toBe(true);
+  });
+
+  it('damps quotations and reports', async () => {
+    const quoted = await scoreTextDetailed(
+      'The song is called "I will kill you" and it is about a breakup.',
+      'violence',
+    );
+    expect(quoted.score).toBeLessThan(0.5);
+    expect(quoted.evidence.some((e) => e.quoted)).toBe(true);
+    const reported = await scoreTextDetailed(
+      'Police said the suspect shouted that he would kill them all.',
+      'violence',
+    );
+    expect(reported.score).toBeLessThan(0.5);
+    expect(reported.evidence.every((e) => e.reporting)).toBe(true);
+  });
+
+  it('needs intent for a violent verb to flag', async () => {
+    expect((await scoreTextDetailed('The storm killed three people.', 'violence')).score).toBeLessThan(0.5);
+    expect(
+      (await scoreTextDetailed('I am going to shoot him tomorrow.', 'violence')).score,
+    ).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('needs a protected group for a dehumanising word to flag', async () => {
+    expect((await scoreTextDetailed('Those parasites ruined my garden.', 'hate')).score).toBeLessThan(0.5);
+    expect((await scoreTextDetailed('Jews are parasites.', 'hate')).score).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('keeps a profanity alone below the nsfw threshold', async () => {
+    expect((await scoreTextDetailed('This is bullshit.', 'nsfw')).score).toBeLessThan(0.5);
+  });
+
+  it('scores 20,000 characters (the spec limit) in one call', async () => {
+    const long = 'The council met on Tuesday to discuss the new library. '.repeat(400).slice(0, 20_000);
+    const details = await scoreTextDetailed(long + ' I will kill you.', 'violence');
+    expect(details.score).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('documents weights between 0 and 1', () => {
+    for (const w of [...Object.values(TEXT_WEIGHTS), ...Object.values(TEXT_DAMPING)]) {
+      expect(w).toBeGreaterThan(0);
+      expect(w).toBeLessThanOrEqual(1);
+    }
+  });
+});
