@@ -25,6 +25,6 @@ export function cropRect(
 export function crop(image: RgbImage, box: FaceGeometry['box'], margin = CROP_MARGIN): Promise<Buffer> {
   return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
     .extract(cropRect(box, image, margin))
-    .png()
+    .png({ compressionLevel: 2 })
     .toBuffer();
 }

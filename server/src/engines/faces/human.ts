@@ -34,7 +34,9 @@ function humanConfig(modelBasePath: string, wasmPath: string): Partial<Config> {
         enabled: true,
         rotation: true,
         maxDetected: MAX_FACES,
-        minConfidence: 0.3,
+        // Low on purpose: human applies it to the landmarks' confidence too, which is low for a face that is
+        // partly hidden (a hand, a camera). Detector boxes are filtered by findFaces.ts instead.
+        minConfidence: 0.15,
         iouThreshold: 0.1,
         skipFrames: 0,
         skipTime: 0,

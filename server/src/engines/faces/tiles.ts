@@ -12,7 +12,7 @@ export interface Rect {
 }
 
 /** Tiles smaller than this add nothing: the whole picture is already seen at about this size. */
-const MIN_TILE = 192;
+const MIN_TILE = 128;
 /** Tile side relative to the picture's longer side. */
 const TILE_FRACTION = 0.6;
 /** Step between tiles relative to the tile side (0.75 = a quarter overlap). */

@@ -69,9 +69,19 @@ describe('detectFaces on real photos', () => {
     expect(cropSizes[0]).toBeGreaterThan(cropSizes[2]!);
   });
 
-  it('answers [] for photos without a person (coffee cup, cat)', async () => {
+  it('finds the face of a person partly hidden behind a camera', async () => {
+    const faces = await detectFaces(fixture('portrait-cameraman.jpg'));
+    expect(faces).toHaveLength(1);
+    // The cameraman's head is left of the camera, in the upper half of the 512x512 photo.
+    expect(faces[0]!.box.x).toBeGreaterThan(120);
+    expect(faces[0]!.box.x + faces[0]!.box.width).toBeLessThan(330);
+    expect(faces[0]!.box.y + faces[0]!.box.height).toBeLessThan(280);
+  });
+
+  it('answers [] for photos without a person (coffee cup, cat, rocket launch)', async () => {
     expect(await detectFaces(fixture('no-face-coffee.jpg'))).toEqual([]);
     expect(await detectFaces(fixture('no-face-cat.jpg'))).toEqual([]);
+    expect(await detectFaces(fixture('no-face-rocket.jpg'))).toEqual([]);
   });
 
   it('rejects a file that is not an image with an EngineError', async () => {
