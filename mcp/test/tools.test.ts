@@ -393,6 +393,19 @@ describe('detect_faces and face_swap', () => {
     };
     expect(link.uri).toBe(generation.output_url);
     expect(link.mimeType).toMatch(/^image\//);
+    // A retried call (same arguments) is replayed, not charged again, although detection signs a new
+    // face URL each time.
+    const retried = await mcp.client.callTool({
+      name: 'face_swap',
+      arguments: {
+        source_image: fixtureUrl('portrait-astronaut.jpg'),
+        face_index: 0,
+        target_media: fixtureUrl('portrait-hopper.jpg'),
+        wait_seconds: 0,
+      },
+    });
+    expect(retried.isError, textOf(retried)).toBeFalsy();
+    expect((retried.structuredContent as Generation).id).toBe(generation.id);
   });
 
   it('refuses both or neither of source_face_url and source_image, and an out-of-range face_index', async () => {

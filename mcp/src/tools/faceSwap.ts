@@ -9,6 +9,16 @@ import { runTool, waitSecondsFor } from '../runTool.js';
 import { priceNote } from '../taskDocs.js';
 import { waitBounded } from '../waitBounded.js';
 
+/** Face URL detected for a call's Idempotency-Key (bounded; a process-local memo like the key's scope). */
+const detectedFaceFor = new Map<string, string>();
+const MAX_REMEMBERED_FACES = 1000;
+
+function rememberFace(key: string, url: string): void {
+  if (detectedFaceFor.size >= MAX_REMEMBERED_FACES)
+    detectedFaceFor.delete(detectedFaceFor.keys().next().value as string);
+  detectedFaceFor.set(key, url);
+}
+
 /**
  * face_swap: swap a face into a target image, video or GIF (POST /face-swap), detecting the face first
  * when given a whole source image, then wait within the bounded wait like generate. Charged.
@@ -78,7 +88,18 @@ export function registerFaceSwap(server: McpServer, ctx: ToolContext) {
         }
         const started = Date.now();
         const progress = new ProgressReporter(extra);
-        let faceUrl = source_face_url;
+        // The key comes from the call's own arguments. With source_image, the face URL detect returns
+        // is signed anew on every detection, so the first one is remembered for the key: a retried call
+        // then sends the very same request and the server replays it instead of charging again.
+        const idempotencyKey = idempotencyKeyFor({
+          tool: 'face_swap',
+          scope: ctx.idempotencyScope,
+          source_face_url,
+          source_image,
+          face_index: source_image === undefined ? undefined : (face_index ?? 0),
+          target_media,
+        });
+        let faceUrl = source_face_url ?? detectedFaceFor.get(idempotencyKey);
         if (faceUrl === undefined && source_image !== undefined) {
           await progress.report('detecting faces in source_image');
           const detected = await client.detectFaces(source_image, { signal: extra.signal });
@@ -91,13 +112,8 @@ export function registerFaceSwap(server: McpServer, ctx: ToolContext) {
                 : `VALIDATION_ERROR: face_index ${index} is out of range: source_image has ${detected.faces.length} face(s), so face_index must be 0 to ${detected.faces.length - 1}.\nWhat to do: pick a face_index in that range; nothing was charged.`,
             );
           }
+          rememberFace(idempotencyKey, faceUrl);
         }
-        const idempotencyKey = idempotencyKeyFor({
-          tool: 'face_swap',
-          scope: ctx.idempotencyScope,
-          source_face_url: faceUrl,
-          target_media,
-        });
         const submitted = await client.faceSwap(faceUrl!, target_media, {
           idempotencyKey,
           signal: extra.signal,
