@@ -77,6 +77,9 @@ export const de: Lexicon = {
   },
   violence: {
     incitement: [
+      'die fresse ein',
+      'fresse einschlagen',
+      'schlag dir die fresse',
       'ich bringe dich um',
       'bring dich um',
       'ich bring dich um',
@@ -107,6 +110,9 @@ export const de: Lexicon = {
       'mussen sterben',
     ],
     verbs: [
+      'niederbrennen',
+      'abbrennen',
+      'anzunden',
       'toten',
       'totet',
       'getotet',
@@ -229,6 +235,11 @@ export const de: Lexicon = {
       'bestien',
     ],
     exclusion: [
+      'abgeschoben',
+      'ausgewiesen',
+      'vertrieben',
+      'ausgerottet',
+      'vernichtet',
       'raus',
       'abschieb*',
       'ausweis*',

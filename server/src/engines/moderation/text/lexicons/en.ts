@@ -46,6 +46,11 @@ export const en: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'have sex with',
+      'nude content',
+      'explicit videos',
+      'onlyfans',
+      'naked selfie*',
       'porn*',
       'blowjob*',
       'blow job*',
@@ -113,6 +118,13 @@ export const en: Lexicon = {
   },
   violence: {
     incitement: [
+      'break your neck',
+      'break his neck',
+      'break her neck',
+      'break their neck*',
+      'beat the hell out of',
+      'beat the shit out of',
+      'burn down their house*',
       'kill you',
       'kill them all',
       'kill all',
@@ -154,6 +166,10 @@ export const en: Lexicon = {
       'kill them',
     ],
     verbs: [
+      'burn down',
+      'break his',
+      'break her',
+      'break your',
       'kill*',
       'murder*',
       'shoot*',

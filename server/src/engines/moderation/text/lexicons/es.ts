@@ -75,6 +75,9 @@ export const es: Lexicon = {
   },
   violence: {
     incitement: [
+      'partir la cara',
+      'romper la cara',
+      'te parto',
       'te voy a matar',
       'te mato',
       'matarte',
@@ -127,6 +130,8 @@ export const es: Lexicon = {
       'linchar*',
     ],
     intent: [
+      'deberiamos',
+      'tendriamos que',
       'voy a',
       'vamos a',
       'quiero',

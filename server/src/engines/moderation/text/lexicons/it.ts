@@ -205,6 +205,12 @@ export const it: Lexicon = {
       'vermi',
     ],
     exclusion: [
+      'espulsi',
+      'espulse',
+      'cacciati',
+      'rimpatriati',
+      'deportati',
+      'sterminati',
       'tornate a casa',
       'tornatevene',
       'fuori',

@@ -93,6 +93,7 @@ export const ja: Lexicon = {
   },
   violence: {
     incitement: [
+      'ぶん殴って',
       '殺してやる',
       'ぶっ殺す',
       'ぶっ殺して',
@@ -146,6 +147,7 @@ export const ja: Lexicon = {
       '暴行',
     ],
     intent: [
+      'しまえ',
       'てやる',
       'やる',
       'たい',

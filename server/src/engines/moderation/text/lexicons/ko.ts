@@ -73,6 +73,8 @@ export const ko: Lexicon = {
   },
   violence: {
     incitement: [
+      '박살내*',
+      '박살 내*',
       '죽여버리*',
       '죽여 버리*',
       '죽일 거*',

@@ -69,6 +69,9 @@ export const nl: Lexicon = {
   },
   violence: {
     incitement: [
+      'in elkaar slaan',
+      'sla je in elkaar',
+      'sla ik je',
       'ik vermoord je',
       'ik maak je af',
       'maak je af',
@@ -93,6 +96,9 @@ export const nl: Lexicon = {
       'ik maak jullie af',
     ],
     verbs: [
+      'platbranden',
+      'afbranden',
+      'in elkaar',
       'vermoord*',
       'doden',
       'gedood',
@@ -118,6 +124,7 @@ export const nl: Lexicon = {
       'lynchen',
     ],
     intent: [
+      'zweer',
       'ik ga',
       'ik zal',
       'ik wil',

@@ -79,6 +79,10 @@ export const pt: Lexicon = {
   },
   violence: {
     incitement: [
+      'quebrar a tua cara',
+      'quebrar a sua cara',
+      'quebrar a cara',
+      'partir a cara',
       'vou te matar',
       'te matar',
       'matar voce',
@@ -128,6 +132,8 @@ export const pt: Lexicon = {
       'linchar',
     ],
     intent: [
+      'deviamos',
+      'deveriamos',
       'vou',
       'vamos',
       'quero',
@@ -208,6 +214,10 @@ export const pt: Lexicon = {
       'bichos',
     ],
     exclusion: [
+      'expulsos',
+      'expulsas',
+      'deportados',
+      'exterminados',
       'voltem para',
       'fora',
       'deportar*',

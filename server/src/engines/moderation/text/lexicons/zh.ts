@@ -97,6 +97,8 @@ export const zh: Lexicon = {
   },
   violence: {
     incitement: [
+      '打断你的腿',
+      '打断你的',
       '杀了你',
       '杀死你',
       '弄死你',
@@ -123,6 +125,9 @@ export const zh: Lexicon = {
       '该被杀',
     ],
     verbs: [
+      '烧掉',
+      '烧了',
+      '打断',
       '杀',
       '杀死',
       '杀害',
