@@ -136,5 +136,11 @@ export function errorResult(error: unknown, context: { baseUrl?: string; tool: s
     );
   }
   const message = error instanceof Error ? error.message : String(error);
+  if (message.startsWith('mediagen:')) {
+    // The core client's configuration errors (no or malformed base URL).
+    return failure(
+      `Configuration error: ${message}\nWhat to do: set MEDIAGEN_BASE_URL (and MEDIAGEN_API_KEY) in the MCP server's configuration and restart it.`,
+    );
+  }
   return failure(`Unexpected error: ${message}\nWhat to do: retry later; if it keeps failing, report it.`);
 }

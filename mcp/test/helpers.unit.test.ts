@@ -119,3 +119,17 @@ describe('task docs from the core schemas', () => {
     expect(priceNote([], ['image'], 'Costs.')).toBe('Costs.');
   });
 });
+
+describe('configuration errors', () => {
+  it('a missing base URL tells the user to configure the server', () => {
+    const result = errorResult(
+      new TypeError('mediagen: no baseUrl: pass { baseUrl } or set MEDIAGEN_BASE_URL'),
+      {
+        tool: 'list_models',
+      },
+    );
+    expect((result.content[0] as { text: string }).text).toMatch(
+      /^Configuration error: .*\nWhat to do: set MEDIAGEN_BASE_URL/s,
+    );
+  });
+});
