@@ -27,6 +27,7 @@ export async function swapGif(
     meta = await input.metadata();
     decoded = await input.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   } catch {
+    signal.throwIfAborted();
     throw new EngineError('target_media could not be decoded as a GIF');
   }
   const { width, channels } = decoded.info;

@@ -34,6 +34,7 @@ export async function swapVideo(
   try {
     info = await probe(targetPath, signal);
   } catch {
+    signal.throwIfAborted();
     throw new EngineError('target_media could not be read as a video');
   }
   const { width, height, fps } = info;

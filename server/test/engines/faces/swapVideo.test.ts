@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +106,31 @@ describe('face swap into a video', () => {
     expect(after.formatName).toContain('matroska');
     expect([after.width, after.height]).toEqual([256, 300]);
     expect(after.hasAudio).toBe(false);
+  }, 120_000);
+
+  it('stops and rejects when the job is aborted mid-video', async () => {
+    const target = join(dir, 'long.mp4');
+    await makeClip(
+      fixture('portrait-astronaut.jpg'),
+      target,
+      ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
+      120,
+    );
+    const workDir = join(dir, 'aborted');
+    await mkdir(workDir);
+    const controller = new AbortController();
+    const running = faceSwapEngine.run({
+      sourcePath,
+      targetPath: target,
+      targetMime: 'video/mp4',
+      workDir,
+      signal: controller.signal,
+    });
+    // Abort once frames flow: the encoder has created its output file.
+    for (let i = 0; i < 600 && !existsSync(join(workDir, 'face-swap.mp4')); i++) await sleep(100);
+    expect(existsSync(join(workDir, 'face-swap.mp4'))).toBe(true);
+    controller.abort();
+    await expect(running).rejects.toThrow(/abort/i);
   }, 120_000);
 
   it('fails with an EngineError when no frame shows a face', async () => {

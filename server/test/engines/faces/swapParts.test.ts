@@ -1,0 +1,96 @@
+/** The pure pieces of the swap, without the models: warp, colour transfer, feathering, tiles, shrink. */
+import { describe, expect, it } from 'vitest';
+import { colorTransfer } from '../../../src/engines/faces/colorTransfer.js';
+import { downscale } from '../../../src/engines/faces/downscale.js';
+import { featherMask } from '../../../src/engines/faces/featherMask.js';
+import { tilesFor } from '../../../src/engines/faces/tiles.js';
+import { warpTriangles } from '../../../src/engines/faces/warpTriangles.js';
+import type { RgbImage } from '../../../src/engines/faces/rgbImage.js';
+
+/** A 64x64 picture whose pixel (x, y) is (4x, 4y, 128). */
+function gradient(): RgbImage {
+  const data = new Uint8Array(64 * 64 * 3);
+  for (let y = 0; y < 64; y++) for (let x = 0; x < 64; x++) data.set([x * 4, y * 4, 128], (y * 64 + x) * 3);
+  return { data, width: 64, height: 64 };
+}
+
+// Two triangles covering the square (8,8)-(56,56).
+const square = new Float32Array([8, 8, 56, 8, 56, 56, 8, 56]);
+const twoTriangles = [0, 1, 2, 0, 2, 3];
+
+describe('warpTriangles', () => {
+  it('maps a picture onto itself unchanged inside the mesh and covers exactly the mesh', () => {
+    const image = gradient();
+    const patch = warpTriangles(image, square, square, twoTriangles, image)!;
+    expect(patch).toMatchObject({ left: 8, top: 8 });
+    const px = (x: number, y: number) =>
+      Array.from(
+        patch.rgb.slice(((y - 8) * patch.width + x - 8) * 3, ((y - 8) * patch.width + x - 8) * 3 + 3),
+      );
+    expect(px(30, 20).map(Math.round)).toEqual([120, 80, 128]);
+    expect(patch.coverage[(40 - 8) * patch.width + (20 - 8)]).toBe(1);
+    expect(patch.width).toBeLessThanOrEqual(50);
+  });
+
+  it('scales the source into a smaller target triangle pair (source corners land on target corners)', () => {
+    const image = gradient();
+    const small = new Float32Array([20, 20, 40, 20, 40, 40, 20, 40]);
+    const patch = warpTriangles(image, square, small, twoTriangles, image)!;
+    expect(patch).toMatchObject({ left: 20, top: 20 });
+    // Target (20,20) samples source (8,8) = (32, 32, 128); target (40,40) samples source (56,56).
+    const at = (x: number, y: number) => Math.round(patch.rgb[((y - 20) * patch.width + x - 20) * 3]!);
+    expect(at(20, 20)).toBe(32);
+    expect(at(40, 40)).toBe(224);
+    expect(at(30, 30)).toBe(128);
+  });
+});
+
+describe('colorTransfer', () => {
+  it('moves the warped face to the target face mean and spread inside the mask', () => {
+    const target: RgbImage = { data: new Uint8Array(10 * 10 * 3).fill(200), width: 10, height: 10 };
+    const rgb = new Float32Array(10 * 10 * 3);
+    for (let i = 0; i < 100; i++) rgb.set([40 + (i % 10), 60, 80], i * 3);
+    const patch = { left: 0, top: 0, width: 10, height: 10, rgb, coverage: new Uint8Array(100).fill(1) };
+    colorTransfer(patch, target);
+    let mean = 0;
+    for (let i = 0; i < rgb.length; i++) mean += rgb[i]!;
+    mean /= rgb.length;
+    expect(mean).toBeGreaterThan(190);
+    expect(mean).toBeLessThan(210);
+  });
+});
+
+describe('featherMask', () => {
+  it('is 0 outside and at the edge of the covered area and 1 well inside it', () => {
+    const w = 40;
+    const coverage = new Uint8Array(w * w);
+    for (let y = 10; y < 30; y++) for (let x = 10; x < 30; x++) coverage[y * w + x] = 1;
+    const alpha = featherMask(coverage, w, w, 3);
+    expect(alpha[5 * w + 5]).toBe(0);
+    expect(alpha[10 * w + 20]).toBeLessThan(0.3);
+    expect(alpha[20 * w + 20]).toBe(1);
+    expect(alpha[20 * w + 11]).toBeGreaterThan(alpha[20 * w + 10]!);
+  });
+});
+
+describe('tilesFor', () => {
+  it('covers a wide picture with overlapping squares and leaves a small one alone', () => {
+    const tiles = tilesFor(900, 380);
+    expect(tiles.length).toBeGreaterThanOrEqual(2);
+    expect(tiles[0]).toMatchObject({ x: 0, y: 0, width: 380, height: 380 });
+    expect(tiles.at(-1)!.x + tiles.at(-1)!.width).toBe(900);
+    for (let i = 1; i < tiles.length; i++) expect(tiles[i]!.x).toBeLessThan(tiles[i - 1]!.x + 380);
+    expect(tilesFor(200, 150)).toEqual([]);
+  });
+});
+
+describe('downscale', () => {
+  it('averages blocks', () => {
+    const image = gradient();
+    const half = downscale(image, 2);
+    expect([half.width, half.height]).toEqual([32, 32]);
+    // Output (1, 2) averages source x 2..3 (8 and 12 -> 10) and y 4..5 (16 and 20 -> 18).
+    expect(Array.from(half.data.slice((2 * 32 + 1) * 3, (2 * 32 + 1) * 3 + 3))).toEqual([10, 18, 128]);
+    expect(downscale(image, 1)).toBe(image);
+  });
+});
