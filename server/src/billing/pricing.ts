@@ -25,10 +25,18 @@ function secondsOf(entry: TaskEntry, params: Record<string, unknown>): number {
   return Number(typeof given === 'string' ? given : (entry.default_duration ?? '5'));
 }
 
-function perSecondRate(pricing: Extract<Pricing, { per_second_usd: unknown }>, resolution: unknown): number {
+/** The spec's default video resolution, used for pricing when a request gives none. */
+export const DEFAULT_VIDEO_RESOLUTION = '720p';
+
+function perSecondRate(
+  pricing: Extract<Pricing, { per_second_usd: unknown }>,
+  resolution: unknown,
+  entry: TaskEntry,
+): number {
   const rate = pricing.per_second_usd;
   if (typeof rate === 'number') return rate;
-  const key = typeof resolution === 'string' ? resolution : 'default';
+  const key =
+    typeof resolution === 'string' ? resolution : (entry.default_resolution ?? DEFAULT_VIDEO_RESOLUTION);
   const value = rate[key] ?? rate.default;
   if (value === undefined) {
     throw new PricingError(
@@ -55,7 +63,7 @@ export function priceMicro(
     const count = typeof params.count === 'number' ? params.count : 1;
     return usdToMicro(p.per_output_usd) * count;
   }
-  return usdToMicro(perSecondRate(p, params.resolution) * secondsOf(entry, params));
+  return usdToMicro(perSecondRate(p, params.resolution, entry) * secondsOf(entry, params));
 }
 
 /** The lowest price of one task in USD. */

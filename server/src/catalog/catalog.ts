@@ -26,6 +26,8 @@ const TaskEntry = z.strictObject({
   pricing: Pricing,
   /** Allowed `duration` values where the spec leaves them to the model ("not shown"). */
   durations: z.array(z.string().regex(/^\d+$/)).min(1).optional(),
+  /** Resolution used for pricing when the request gives none (default 720p, the spec's default). */
+  default_resolution: z.string().optional(),
   /** Duration used for pricing when the request gives none. */
   default_duration: z.string().regex(/^\d+$/).optional(),
 });

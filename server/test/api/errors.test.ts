@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../../dist/testing/index.js';
+import { call, expectError, startServer } from '../helpers.js';
+
+let srv: TestServer;
+beforeAll(async () => {
+  srv = await startServer();
+});
+afterAll(() => srv?.stop());
+
+describe('errors in the envelope', () => {
+  it('unknown routes are 404 in the envelope, under /api/v3 and outside', async () => {
+    const root = { baseUrl: srv.baseUrl.replace(/\/api\/v3$/, '') };
+    expectError(await call(root, 'GET', '/nothing/here'), 404, 'NOT_FOUND');
+    expectError(await call(srv, 'GET', '/no/such/thing', { key: srv.apiKey }), 404, 'NOT_FOUND');
+    expectError(await call(srv, 'DELETE', '/models', { key: srv.apiKey }), 404, 'NOT_FOUND');
+  });
+
+  it('a body over 1 MiB is a 400 naming the limit, and the server keeps serving', async () => {
+    const huge = JSON.stringify({ prompt: 'x'.repeat(1024 * 1024 + 10) });
+    const msg = expectError(
+      await call(srv, 'POST', '/scene-painter/text-to-image', { key: srv.apiKey, rawBody: huge }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(msg).toMatch(/1048576 bytes/);
+    expect((await call(srv, 'GET', '/models', { key: srv.apiKey })).status).toBe(200);
+  });
+
+  it('invalid JSON and a non-object body are 400', async () => {
+    expectError(
+      await call(srv, 'POST', '/scene-painter/text-to-image', { key: srv.apiKey, rawBody: '{"prompt": ' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await call(srv, 'POST', '/scene-painter/text-to-image', { key: srv.apiKey, rawBody: '[1,2]' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('every response carries an x-request-id; an incoming one is kept', async () => {
+    const res = await call(srv, 'GET', '/models', {
+      key: srv.apiKey,
+      headers: { 'x-request-id': 'abc-123' },
+    });
+    expect(res.headers.get('x-request-id')).toBe('abc-123');
+    const other = await call(srv, 'GET', '/models', { key: srv.apiKey });
+    expect(other.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('healthz answers; readyz answers 200 or 503 in the envelope', async () => {
+    const root = { baseUrl: srv.baseUrl.replace(/\/api\/v3$/, '') };
+    const h = await call(root, 'GET', '/healthz');
+    expect(h.status).toBe(200);
+    expect(h.body).toEqual({ success: true, data: { status: 'ok' } });
+    const r = await call(root, 'GET', '/readyz');
+    expect([200, 503]).toContain(r.status);
+    if (r.status === 503) expectError(r, 503 as never, 'INTERNAL_ERROR');
+  });
+});
