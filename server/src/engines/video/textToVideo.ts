@@ -30,6 +30,21 @@ async function paintLayer(
     .toFile(path);
 }
 
+/** The weather layer twice, one copy above the other, so a crop can scroll through it and wrap. */
+async function paintWeatherTile(scene: Scene, width: number, height: number, path: string): Promise<void> {
+  const svg = paintScene(scene, { width, height, layers: ['weather'] });
+  const tile = await sharp(Buffer.from(svg)).resize(width, height, { fit: 'fill' }).png().toBuffer();
+  await sharp({
+    create: { width, height: height * 2, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+  })
+    .composite([
+      { input: tile, top: 0, left: 0 },
+      { input: tile, top: height, left: 0 },
+    ])
+    .png({ compressionLevel: 1 })
+    .toFile(path);
+}
+
 /** Brightness curve over the clip, as an ffmpeg expression of t. */
 function lightCurve(scene: Scene, d: number): string {
   switch (scene.time) {
@@ -68,7 +83,7 @@ async function run(input: EngineInput): Promise<EngineOutput> {
   await Promise.all([
     paintLayer(scene, ['sky', 'far'], bgW, bgH, bg),
     paintLayer(scene, ['near'], fgW, fgH, fg),
-    hasWeather ? paintLayer(scene, ['weather'], W, H, wx) : Promise.resolve(),
+    hasWeather ? paintWeatherTile(scene, W, H, wx) : Promise.resolve(),
   ]);
   input.signal.throwIfAborted();
   const soundtrack = await writeSoundtrack(input.workDir, renderAmbience(scene, d));
@@ -82,40 +97,24 @@ async function run(input: EngineInput): Promise<EngineOutput> {
   const cropFront = horizontal
     ? `crop=${W}:${H}:x='(iw-ow)*${from}':y=0`
     : `crop=${W}:${H}:x=0:y='(ih-oh)*${from}'`;
-  const inputs = [
-    '-loop',
-    '1',
-    '-framerate',
-    String(FPS),
-    '-t',
-    String(d),
-    '-i',
-    bg,
-    '-loop',
-    '1',
-    '-framerate',
-    String(FPS),
-    '-t',
-    String(d),
-    '-i',
-    fg,
-  ];
-  let graph = `[0:v]${cropBack}[b];[1:v]${cropFront}[f];[b][f]overlay=0:0:format=auto[s]`;
+  // Each layer is decoded once and repeated by the loop filter (cheaper than -loop 1, which decodes the
+  // PNG again for every frame); t then drives the crops.
+  const frames = Math.round(d * FPS);
+  const still = (i: number) => `[${i}:v]loop=loop=${frames - 1}:size=1:start=0,setpts=N/${FPS}/TB`;
+  const inputs = ['-i', bg, '-i', fg];
+  let graph = `${still(0)},${cropBack}[b];${still(1)},${cropFront}[f];[b][f]overlay=0:0[s0]`;
   let audioIndex = 2;
+  let last = 's0';
   if (hasWeather) {
-    // The weather tile scrolls down (rain fast, snow slow) and wraps around.
+    // The weather tile (painted twice, one above the other) scrolls down (rain fast, snow slow) and wraps.
     const speed = scene.weather === 'snow' ? 0.12 : scene.weather === 'fog' ? 0.02 : 1.4;
-    inputs.push('-loop', '1', '-framerate', String(FPS), '-t', String(d), '-i', wx);
+    inputs.push('-i', wx);
     graph +=
-      `;[2:v]split[w1][w2];[w1][w2]vstack,crop=${W}:${H}:x=0:y='ih/2-mod(t*${speed}*ih/2,ih/2)'[w]` +
-      `;[s][w]overlay=0:0:format=auto[s2]`;
-    graph = graph
-      .replace(/\[s2\]$/, '[s]')
-      .replace('[b][f]overlay=0:0:format=auto[s]', '[b][f]overlay=0:0:format=auto[s0]')
-      .replace(';[s][w]', ';[s0][w]');
+      `;${still(2)},crop=${W}:${H}:x=0:y='ih/2-mod(t*${speed}*ih/2,ih/2)'[w]` + `;[s0][w]overlay=0:0[s1]`;
+    last = 's1';
     audioIndex = 3;
   }
-  graph += `;[s]eq=brightness='${lightCurve(scene, d)}':eval=frame,format=yuv420p[v]`;
+  graph += `;[${last}]eq=brightness='${lightCurve(scene, d)}':eval=frame,format=yuv420p[v]`;
   inputs.push('-i', soundtrack);
   const out = join(input.workDir, 'video.mp4');
   await runFfmpeg(
