@@ -20,9 +20,10 @@ const queue = new SerialQueue();
 
 /**
  * Default longest side the detector sees. BlazeFace itself works at 256 px and FaceMesh on 192 px crops,
- * so a 1 MP photo shrunk by 2 loses nothing they use, and costs a quarter of the tensor work.
+ * so a 1 MP photo shrunk by 2 loses little they use and costs a quarter of the tensor work (small faces
+ * are found by the tiles, which are cut from the shrunk picture but zoomed by the detector).
  */
-export const DETECT_MAX_SIDE = 800;
+export const DETECT_MAX_SIDE = 640;
 
 /**
  * In the whole picture a face is kept when its landmarks are near certain (an unhidden face: 1.0; a
