@@ -9,6 +9,11 @@
  * - the bundle must not contain undici (the node talks HTTP only through n8n's helpers);
  * - core's system clock (a setTimeout sleep) is swapped for a module that refuses to run: the node
  *   always injects its clock over n8n-workflow's `sleep`, so the timer code never ships.
+ * - `globalThis` inside the bundle is a private object (esbuild define + inject): zod keeps its global
+ *   config and schema registry on `globalThis`, and core's env fallback reads `globalThis.process`. In
+ *   n8n the node must not touch the process's global state (n8n's community-nodes rule
+ *   no-restricted-globals), so zod's state stays inside this bundle and the env is never read (the
+ *   node passes its base URL and key explicitly).
  */
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -43,6 +48,8 @@ const result = await build({
   target: 'node20',
   external: ['n8n-workflow'],
   plugins: [noSystemClock],
+  define: { globalThis: '__mediagenScope' },
+  inject: [join(root, 'bundle-scope.mjs')],
   metafile: true,
   legalComments: 'none',
   sourcemap: false,

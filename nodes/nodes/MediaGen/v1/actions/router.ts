@@ -56,7 +56,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
         else passed.push(result);
       }
     } catch (error) {
-      if (cancel?.aborted) throw error;
+      // A cancelled execution stops at once, whatever Continue On Fail says.
+      if (cancel?.aborted) throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
       const nodeError = toNodeError(this.getNode(), error, i);
       if (this.continueOnFail()) {
         const errorItem: INodeExecutionData = {

@@ -10,14 +10,13 @@ import * as moderation from './moderation';
  */
 const outputsExpression: `={{${string}}}` = `={{ $parameter.resource === "moderation" && $parameter.routeByVerdict === true ? [{ type: "${NodeConnectionTypes.Main}", displayName: "Passed" }, { type: "${NodeConnectionTypes.Main}", displayName: "Flagged" }] : ["${NodeConnectionTypes.Main}"] }}`;
 
-export const versionDescription: INodeTypeDescription = {
-  displayName: 'MediaGen',
-  name: 'mediaGen',
-  icon: { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' },
-  group: ['transform'],
+/** Version 1's part of the description; name, display name, icon and group come from MediaGen.node.ts. */
+export const versionDescription: Omit<
+  INodeTypeDescription,
+  'displayName' | 'name' | 'group' | 'description'
+> = {
   version: 1,
   subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-  description: 'Generate images, video and audio, swap faces and moderate content with the MediaGen API',
   defaults: { name: 'MediaGen' },
   usableAsTool: true,
   inputs: [NodeConnectionTypes.Main],

@@ -23,7 +23,8 @@ export function moderationOptions(video: boolean): INodeProperties {
         displayName: 'Policy',
         name: 'policy',
         type: 'options',
-        default: MODERATION_POLICIES[0],
+        // Literal defaults (n8n's lint wants literals); test/description.test.ts checks them against core.
+        default: 'nsfw',
         options: MODERATION_POLICIES.map((value) => ({
           name: value,
           value,
@@ -36,7 +37,7 @@ export function moderationOptions(video: boolean): INodeProperties {
         name: 'threshold',
         type: 'number',
         typeOptions: { minValue: L.thresholdMin, maxValue: L.thresholdMax, numberPrecision: 2 },
-        default: L.thresholdDefault,
+        default: 0.5,
         description: `Score at or above which the content is flagged (${L.thresholdMin} to ${L.thresholdMax})`,
       },
       ...(video
@@ -46,7 +47,7 @@ export function moderationOptions(video: boolean): INodeProperties {
               name: 'maxFrames',
               type: 'number' as const,
               typeOptions: { minValue: L.maxFramesMin, maxValue: L.maxFramesMax, numberPrecision: 0 },
-              default: L.maxFramesDefault,
+              default: 8,
               description: `Number of evenly spaced frames to check (${L.maxFramesMin} to ${L.maxFramesMax}); checking stops at the first flagged frame`,
             },
           ]

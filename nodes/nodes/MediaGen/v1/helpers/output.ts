@@ -41,7 +41,7 @@ export const outputOptions: INodeProperties[] = [
     type: 'string',
     default: 'data',
     description:
-      'Name of the binary field for the file. Several outputs (count > 1) go to data, data_1, data_2, …',
+      'Name of the binary field for the file. Several outputs (count > 1) go to data, data_1, data_2 and so on.',
   },
 ];
 

@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
       {
         name: 'Generate',
         value: 'generate',
-        action: 'Generate an image, video or audio',
+        action: 'Generate media',
         description:
           'Generate media from a prompt or input media with a model and task; waits for the result and downloads it by default',
       },
