@@ -26,16 +26,16 @@ export function apiOrigin(apiUrl) {
   return new URL(apiUrl).origin;
 }
 
-async function waitReady(origin, { timeoutMs = 180_000, fetchImpl = fetch } = {}) {
+async function waitUp(origin, { timeoutMs = 180_000, fetchImpl = fetch } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const res = await fetchImpl(`${origin}/readyz`, { signal: AbortSignal.timeout(5000) });
+      const res = await fetchImpl(`${origin}/healthz`, { signal: AbortSignal.timeout(5000) });
       if (res.ok) return;
     } catch {
       // not up yet
     }
-    if (Date.now() > deadline) throw new Error(`${origin}/readyz did not answer 2xx in time`);
+    if (Date.now() > deadline) throw new Error(`${origin}/healthz did not answer 2xx in time`);
     await new Promise((r) => setTimeout(r, 2000));
   }
 }
@@ -57,7 +57,8 @@ async function admin(origin, token, path, body, fetchImpl) {
 /** Creates a funded account and a key for it through the admin API; returns the key. */
 export async function createApiKey({ apiUrl, adminToken, balanceUsd, fetchImpl = fetch, readyTimeoutMs }) {
   const origin = apiOrigin(apiUrl);
-  await waitReady(origin, { timeoutMs: readyTimeoutMs, fetchImpl });
+  // /healthz, not /readyz: the admin API needs only the database, not the warmed-up models.
+  await waitUp(origin, { timeoutMs: readyTimeoutMs, fetchImpl });
   const account = await admin(origin, adminToken, '/accounts', { balance_usd: balanceUsd }, fetchImpl);
   const key = await admin(origin, adminToken, `/accounts/${account.account_id}/keys`, {}, fetchImpl);
   log(`created account ${account.account_id} with $${balanceUsd} for n8n`);
