@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { ensureDevAccount } from './accounts/devAccount.js';
 import { API_PREFIX, createApp } from './api/app.js';
 import { GenerationEvents } from './api/generationEvents.js';
-import type { Readiness } from './api/routes/health.js';
+import { WARM_UP_RETRY_MS, type Readiness } from './api/routes/health.js';
 import { CatalogError, loadCatalog } from './catalog/catalog.js';
 import { ConfigError, loadConfig } from './config.js';
 import type { AppContext } from './context.js';
@@ -101,20 +101,28 @@ async function main() {
     const readiness: Readiness = { engines: 'warming' };
     server.on('request', createApp(ctx, events, readiness));
     // /readyz turns 200 once the models the API serves synchronously are loaded.
-    Promise.all([
-      moderationEngine().then((e) => e.warmUp()),
-      faceEngines().then((f) => f.warmUpFaces()),
-    ]).then(
-      () => {
-        readiness.engines = 'ready';
-        log.info('moderation and face models loaded: ready');
-      },
-      (err: Error) => {
-        readiness.engines = 'failed';
-        readiness.detail = err.message;
-        log.error(`warming up the engines failed: ${err.message}`);
-      },
-    );
+    let lastTry = 0;
+    const warm = () => {
+      if (Date.now() - lastTry < WARM_UP_RETRY_MS && readiness.engines === 'failed') return;
+      lastTry = Date.now();
+      readiness.engines = 'warming';
+      Promise.all([
+        moderationEngine().then((e) => e.warmUp()),
+        faceEngines().then((f) => f.warmUpFaces()),
+      ]).then(
+        () => {
+          readiness.engines = 'ready';
+          log.info('moderation and face models loaded: ready');
+        },
+        (err: Error) => {
+          readiness.engines = 'failed';
+          readiness.detail = err.message;
+          log.error(`warming up the engines failed (retried on /readyz): ${err.message}`);
+        },
+      );
+    };
+    readiness.retry = warm;
+    warm();
   }
 
   let worker: WorkerHandle | undefined;

@@ -109,7 +109,9 @@ describe('a worker killed mid-job', () => {
     const a = await srv.createAccount(1);
     const gen = (await submit(a.apiKey, 'term.jpg')).body.data;
     await inputs.waitForRequests(['term.jpg']);
-    const worker = srv.processes.find((p) => p.kind === 'worker' && p.child.exitCode === null)!;
+    const worker = srv.processes.find(
+      (p) => p.kind === 'worker' && p.child.exitCode === null && p.child.signalCode === null,
+    )!;
     expect(await worker.kill('SIGTERM')).toBe(0); // graceful exit
     const job = await db.query<{
       locked_at: Date | null;
@@ -117,7 +119,7 @@ describe('a worker killed mid-job', () => {
       run_at: Date;
       last_error: string | null;
     }>(
-      `select locked_at, attempts, run_at, last_error from graphile_worker.jobs where payload->>'generation_id' = $1`,
+      `select locked_at, attempts, run_at, last_error from graphile_worker._private_jobs where payload->>'generation_id' = $1`,
       [gen.id],
     );
     expect(job.rows).toHaveLength(1);

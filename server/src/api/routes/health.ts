@@ -10,7 +10,12 @@ import { route } from '../errors.js';
 export interface Readiness {
   engines: 'warming' | 'ready' | 'failed';
   detail?: string;
+  /** Starts the warm-up again (after a failure); main.ts sets it. */
+  retry?: () => void;
 }
+
+/** Least time between two warm-up attempts after a failure. */
+export const WARM_UP_RETRY_MS = 30_000;
 
 export function healthz(): RequestHandler {
   return (_req, res) => {
@@ -26,6 +31,7 @@ export function readyz(ctx: AppContext, readiness: Readiness): RequestHandler {
     } catch (err) {
       database = `unreachable: ${(err as Error).message}`;
     }
+    if (readiness.engines === 'failed') readiness.retry?.();
     const ready = database === 'ok' && readiness.engines === 'ready';
     res.status(ready ? 200 : 503).json({
       success: ready,

@@ -1,0 +1,143 @@
+/**
+ * Server throughput (issue 3): POST submit and GET /status/{id} requests per second, measured with
+ * autocannon from this process against the server's API process, each as a ratio to a bare Express 5
+ * route doing one INSERT / one SELECT on the same PostgreSQL, measured in the same run (target >= 0.5x).
+ * Also the API process's RSS idle and under load. The worker process is stopped during the runs, so
+ * they measure the API (auth + rate limit + validation + charge + row + job in one transaction).
+ * Run: `npm run bench -- server-throughput`. Writes the "server-throughput" section of docs/benchmarks.md.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { startTestServer } from '../server/dist/testing/index.js';
+import { machine, writeSection } from './lib/benchDoc.js';
+
+const require = createRequire(new URL('../server/package.json', import.meta.url));
+const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = 20;
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+async function load(
+  opts: Record<string, unknown>,
+  pid?: number,
+): Promise<AutocannonResult & { peakRss?: number }> {
+  let peak = 0;
+  const timer = pid ? setInterval(() => (peak = Math.max(peak, rssMb(pid))), 250) : undefined;
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...opts });
+  if (timer) clearInterval(timer);
+  return { ...result, peakRss: pid ? peak : undefined };
+}
+
+async function main() {
+  const srv = await startTestServer({
+    api: 1,
+    workers: 1,
+    env: { MEDIAGEN_RATE_LIMIT: 'off', MEDIAGEN_LOG_LEVEL: 'error' },
+  });
+  const bare = spawn(process.execPath, [fileURLToPath(new URL('./lib/bareExpress.mjs', import.meta.url))], {
+    env: { ...process.env, DATABASE_URL: srv.databaseUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const barePort = await new Promise<number>((resolve) => {
+      bare.stdout!.on('data', (d: Buffer) => {
+        const m = /listening (\d+)/.exec(d.toString());
+        if (m) resolve(Number(m[1]));
+      });
+    });
+    const bareUrl = `http://127.0.0.1:${barePort}`;
+    const api = srv.processes.find((p) => p.kind === 'api')!;
+    // Measure the API alone: stop the worker (jobs stay queued in PostgreSQL).
+    await srv.processes.find((p) => p.kind === 'worker')!.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 2000));
+    const idleRss = rssMb(api.child.pid!);
+    const auth = { authorization: `Bearer ${srv.apiKey}`, 'content-type': 'application/json' };
+    await srv.topUp(srv.accountId, 100_000);
+    const body = JSON.stringify({ prompt: 'a lighthouse at dusk' });
+
+    // Warm both (JIT, pools), then measure.
+    await load({
+      url: `${bareUrl}/insert`,
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+      duration: 2,
+    });
+    await load({
+      url: `${api.baseUrl}/scene-painter/text-to-image`,
+      method: 'POST',
+      body,
+      headers: auth,
+      duration: 2,
+    });
+
+    const bareInsert = await load({
+      url: `${bareUrl}/insert`,
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
+    const submit = await load(
+      { url: `${api.baseUrl}/scene-painter/text-to-image`, method: 'POST', body, headers: auth },
+      api.child.pid,
+    );
+
+    const gen = (await (
+      await fetch(`${api.baseUrl}/scene-painter/text-to-image`, { method: 'POST', body, headers: auth })
+    ).json()) as { data: { id: string } };
+    const bareSelect = await load({ url: `${bareUrl}/select/1` });
+    const status = await load({ url: `${api.baseUrl}/status/${gen.data.id}`, headers: auth }, api.child.pid);
+
+    const rows: string[] = [];
+    const row = (
+      what: string,
+      r: AutocannonResult & { peakRss?: number },
+      base: AutocannonResult,
+      baseName: string,
+    ) =>
+      rows.push(
+        `| ${what} | ${r.requests.average.toFixed(0)} req/s (p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}) | ${baseName} ${base.requests.average.toFixed(0)} req/s | ${(r.requests.average / base.requests.average).toFixed(2)}x | >= 0.5x |`,
+      );
+    row(
+      'POST /{model}/{task} submit (auth, rate-limit bucket, validation, charge + row + job)',
+      submit,
+      bareInsert,
+      'bare Express + 1 INSERT',
+    );
+    row('GET /status/{id}', status, bareSelect, 'bare Express + 1 SELECT');
+    const md = `## Server throughput (API process)
+
+Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine()}. autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run, from the bench process; the API process and the baseline each run in their own process against the same embedded PostgreSQL. Rate limit off for the runs (it costs nothing extra: the bucket is taken in the same round trip as the key lookup). The machine is shared: read the ratios.
+
+| What | Server | Baseline (same run) | Ratio | Target |
+|---|---|---|---|---|
+${rows.join('\n')}
+
+| API process memory | RSS |
+|---|---|
+| idle (after start, engines loaded) | ${idleRss} MB |
+| peak under the submit and status load | ${Math.max(submit.peakRss ?? 0, status.peakRss ?? 0)} MB |
+`;
+    console.log(md);
+    writeSection('server-throughput', md);
+  } finally {
+    bare.kill('SIGTERM');
+    await srv.stop();
+  }
+}
+
+await main();
