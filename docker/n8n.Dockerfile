@@ -22,8 +22,11 @@ COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
 RUN pnpm fetch
 COPY . .
 # The node package bundles @mediagen/core into CommonJS (nodes/build.mjs); n8n-workflow comes from n8n.
-RUN pnpm install --frozen-lockfile --offline --filter "n8n-nodes-mediagen..." --filter "mediagen" \
- && pnpm --filter "n8n-nodes-mediagen..." run build \
+# Only the node package, core and the root's tools are installed (not the server, a devDependency of nodes
+# for its tests).
+RUN pnpm install --frozen-lockfile --offline --filter n8n-nodes-mediagen --filter @mediagen/core --filter mediagen \
+ && pnpm --filter @mediagen/core run build \
+ && pnpm --filter n8n-nodes-mediagen run build \
  && pnpm --filter n8n-nodes-mediagen pack --pack-destination /tmp/pack \
  && mkdir -p /pkg \
  && tar -xzf /tmp/pack/*.tgz -C /pkg \

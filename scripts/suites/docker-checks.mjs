@@ -677,10 +677,15 @@ function checks(root) {
         const { credentialFile, CREDENTIAL_TYPE } = await import(
           pathToFileURL(join(root, 'docker/n8n/mediagen-credential.mjs')).href
         );
-        const dir = join(root, 'nodes/src/credentials');
-        const file = existsSync(dir) && readdirSync(dir).find((f) => f.endsWith('.credentials.ts'));
-        if (!file) throw new Skip('nodes/src/credentials/*.credentials.ts not written yet');
-        const text = readFileSync(join(dir, file), 'utf8');
+        const dirs = ['nodes/credentials', 'nodes/src/credentials'].filter((d) => existsSync(join(root, d)));
+        const found = dirs.flatMap((d) =>
+          readdirSync(join(root, d))
+            .filter((f) => f.endsWith('.credentials.ts'))
+            .map((f) => join(d, f)),
+        );
+        if (!found.length) throw new Skip('nodes/credentials/*.credentials.ts not written yet');
+        const file = found[0];
+        const text = readFileSync(join(root, file), 'utf8');
         assert(
           new RegExp(`name\\s*=\\s*['"]${CREDENTIAL_TYPE}['"]`).test(text),
           `${file} does not declare the credential type ${CREDENTIAL_TYPE}`,
