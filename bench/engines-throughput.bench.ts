@@ -11,7 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { createClient } from '@mediagen/core/undici';
+import { createClient } from '../packages/core/dist/client/undici.js';
 import { startTestServer } from '../server/dist/testing/index.js';
 import { ensureDatabase } from '../server/dist/db/database.js';
 

@@ -26,7 +26,7 @@ async function run(input: EngineInput): Promise<EngineOutput> {
   await writeWav(wav, audio.data, audio.sampleRate, 2);
   const out = join(input.workDir, 'music.mp3');
   await runFfmpeg(
-    ['-i', wav, '-c:a', 'libmp3lame', '-b:a', '160k', '-t', String(seconds), out],
+    ['-i', wav, '-c:a', 'libmp3lame', '-b:a', '160k', '-compression_level', '7', '-t', String(seconds), out],
     input.signal,
   );
   return { type: 'audio', files: [{ path: out, mime: 'audio/mpeg', ext: 'mp3' }] };

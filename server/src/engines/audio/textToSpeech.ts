@@ -21,7 +21,10 @@ async function run(input: EngineInput): Promise<EngineOutput> {
   const wav = join(input.workDir, 'speech.wav');
   await speakToWav(text, wav, { voice, signal: input.signal });
   const out = join(input.workDir, 'speech.mp3');
-  await runFfmpeg(['-i', wav, '-c:a', 'libmp3lame', '-b:a', '96k', '-ar', '22050', out], input.signal);
+  await runFfmpeg(
+    ['-i', wav, '-c:a', 'libmp3lame', '-b:a', '96k', '-compression_level', '7', '-ar', '22050', out],
+    input.signal,
+  );
   return { type: 'audio', files: [{ path: out, mime: 'audio/mpeg', ext: 'mp3' }] };
 }
 

@@ -1,5 +1,6 @@
 /** Writing synthesised PCM (Float32, -1..1, interleaved) as a 16-bit WAV file that ffmpeg reads. */
 import { writeFile } from 'node:fs/promises';
+import { endianness } from 'node:os';
 
 export async function writeWav(
   path: string,
@@ -7,11 +8,15 @@ export async function writeWav(
   sampleRate: number,
   channels: number,
 ): Promise<void> {
-  const data = Buffer.alloc(samples.length * 2);
+  const pcm = new Int16Array(samples.length);
   for (let i = 0; i < samples.length; i++) {
-    const v = Math.max(-1, Math.min(1, samples[i] ?? 0));
-    data.writeInt16LE(Math.round(v * 32767), i * 2);
+    const v = samples[i] ?? 0;
+    pcm[i] = Math.round((v > 1 ? 1 : v < -1 ? -1 : v) * 32767);
   }
+  // WAV is little-endian, like every machine Node runs on in practice; swap on the rare big-endian one.
+  if (endianness() === 'BE')
+    for (let i = 0; i < pcm.length; i++) pcm[i] = ((pcm[i]! & 0xff) << 8) | ((pcm[i]! >> 8) & 0xff);
+  const data = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
   header.writeUInt32LE(36 + data.length, 4);
