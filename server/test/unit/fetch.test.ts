@@ -1,0 +1,104 @@
+/**
+ * media/fetch.ts against real local HTTP servers: private addresses refused unless allowed (literal,
+ * by name through DNS, after a redirect), redirects limited and re-checked, size limits while
+ * streaming, and the type sniffed from the bytes.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MediaFetcher, MediaFetchError } from '../../dist/media/fetch.js';
+import { FIXTURES } from '../helpers.js';
+
+const PNG = readFileSync(join(FIXTURES, 'media', 'portrait.png'));
+let server: Server;
+let base: string;
+let dir: string;
+const open = new MediaFetcher({ allowPrivate: true });
+const strict = new MediaFetcher({ allowPrivate: false });
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mediagen-fetch-'));
+  server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url === '/image.mp4')
+      res.writeHead(200, { 'content-type': 'video/mp4' }).end(PNG); // lies about its type
+    else if (url === '/image.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    else if (url === '/loop') res.writeHead(302, { location: '/loop' }).end();
+    else if (url === '/to-ftp') res.writeHead(302, { location: 'ftp://example.com/x.png' }).end();
+    else if (url === '/to-image') res.writeHead(301, { location: '/image.png' }).end();
+    else if (url === '/chunked') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.write(PNG);
+      res.end(PNG);
+    } else res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+  await Promise.all([open.close(), strict.close()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+const target = (name: string) => join(dir, name);
+
+describe('MediaFetcher', () => {
+  it('refuses private, loopback and link-local addresses unless allowed', async () => {
+    for (const url of [
+      `${base}/image.png`,
+      'http://localhost:1/x.png',
+      'http://[::1]:1/x.png',
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.1.2.3/x.png',
+      'http://192.168.0.1/x.png',
+    ]) {
+      await expect(strict.fetch(url, target('a'), 'image', ['image'])).rejects.toThrow(
+        /not a public address/,
+      );
+    }
+    const got = await open.fetch(`${base}/image.png`, target('b'), 'image', ['image']);
+    expect(got.mime).toBe('image/png');
+  });
+
+  it('checks the address a name resolves to (not only literals)', async () => {
+    const port = (server.address() as AddressInfo).port;
+    await expect(
+      strict.fetch(`http://localhost.:${port}/image.png`, target('c'), 'image', ['image']),
+    ).rejects.toThrow(MediaFetchError);
+  });
+
+  it('follows redirects, checks each hop, and stops loops', async () => {
+    expect((await open.fetch(`${base}/to-image`, target('d'), 'image', ['image'])).ext).toBe('png');
+    await expect(open.fetch(`${base}/to-ftp`, target('e'), 'image', ['image'])).rejects.toThrow(
+      /only http\(s\)/,
+    );
+    await expect(open.fetch(`${base}/loop`, target('f'), 'image', ['image'])).rejects.toThrow(
+      /too many redirects/,
+    );
+  });
+
+  it('sniffs the type from the bytes, not the extension or Content-Type', async () => {
+    await expect(open.fetch(`${base}/image.mp4`, target('g'), 'image', ['video'])).rejects.toThrow(
+      /image: the file is image\/png; expected video/,
+    );
+    expect((await open.fetch(`${base}/image.mp4`, target('h'), 'image', ['image'])).kind).toBe('image');
+  });
+
+  it('enforces the size limit from Content-Length and while streaming; answers 404 clearly', async () => {
+    await expect(
+      open.fetch(`${base}/image.png`, target('i'), 'image', ['image'], undefined, 100),
+    ).rejects.toThrow(/limit (is|of) 100 bytes/);
+    await expect(
+      open.fetch(`${base}/chunked`, target('j'), 'image', ['image'], undefined, PNG.length + 10),
+    ).rejects.toThrow(/larger than the limit/);
+    await expect(open.fetch(`${base}/missing.png`, target('k'), 'image', ['image'])).rejects.toThrow(
+      /HTTP 404/,
+    );
+  });
+});
