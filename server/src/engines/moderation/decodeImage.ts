@@ -19,30 +19,37 @@ export class ImageDecodeError extends Error {
   override name = 'ImageDecodeError';
 }
 
-/** Drop uniform borders; an image that is all border (or too small to trim) is kept whole. */
-async function trimBorders(image: Buffer): Promise<Buffer> {
-  const upright = await sharp(image, { pages: 1, failOn: 'error', limitInputPixels: 100_000_000 })
-    .rotate()
-    .flatten({ background: '#ffffff' })
-    .toColourspace('srgb')
-    .png({ compressionLevel: 0 })
-    .toBuffer();
-  try {
-    const { data, info } = await sharp(upright).trim({ threshold: 16 }).toBuffer({ resolveWithObject: true });
-    const meta = await sharp(upright).metadata();
-    // Keep the trim only when a real picture is left (at least a quarter of each side).
-    if (info.width * 4 >= (meta.width ?? 0) && info.height * 4 >= (meta.height ?? 0)) return data;
-  } catch {
-    // sharp cannot trim a uniform image; classify it as it is.
-  }
-  return upright;
-}
+/** Longest side the picture is reduced to before the border trim (JPEG shrink-on-load makes this cheap). */
+const WORKING_SIDE = 512;
 
 export async function decodeToSquareRgb(image: Buffer, size: number): Promise<RgbImage> {
   try {
-    const { data, info } = await sharp(await trimBorders(image))
-      .resize(size, size, { fit: 'fill' })
+    const decoded = await sharp(image, { pages: 1, failOn: 'error', limitInputPixels: 100_000_000 })
+      .rotate()
+      .resize(WORKING_SIDE, WORKING_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
       .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const raw = { width: decoded.info.width, height: decoded.info.height, channels: 3 as const };
+    let picture = sharp(decoded.data, { raw });
+    try {
+      const trimmed = await sharp(decoded.data, { raw })
+        .trim({ threshold: 16 })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      // Keep the trim only when a real picture is left (at least a quarter of each side).
+      if (trimmed.info.width * 4 >= raw.width && trimmed.info.height * 4 >= raw.height) {
+        picture = sharp(trimmed.data, {
+          raw: { width: trimmed.info.width, height: trimmed.info.height, channels: 3 },
+        });
+      }
+    } catch {
+      // sharp cannot trim a uniform image; classify it as it is.
+    }
+    const { data, info } = await picture
+      .resize(size, size, { fit: 'fill' })
       .raw()
       .toBuffer({ resolveWithObject: true });
     return {

@@ -10,6 +10,8 @@ export interface FrameSource {
   timestamps: number[];
   /** Bytes (or a decoded raster) of frame `index`; fetched only when the frame is scored. */
   frame(index: number): Promise<Buffer>;
+  /** Releases what the source still holds (prefetches in flight); called once scoring is over. */
+  close?(): void;
 }
 
 export type FrameScorer = (frame: Buffer, signal?: AbortSignal) => Promise<number>;
@@ -22,12 +24,16 @@ export async function scoreFrames(
 ): Promise<VideoModerationResult> {
   const frames: Array<{ timestamp: number; score: number }> = [];
   let score = 0;
-  for (let i = 0; i < source.timestamps.length; i += 1) {
-    signal?.throwIfAborted();
-    const frameScore = await scorer(await source.frame(i), signal);
-    frames.push({ timestamp: source.timestamps[i]!, score: frameScore });
-    score = Math.max(score, frameScore);
-    if (frameScore >= threshold) break;
+  try {
+    for (let i = 0; i < source.timestamps.length; i += 1) {
+      signal?.throwIfAborted();
+      const frameScore = await scorer(await source.frame(i), signal);
+      frames.push({ timestamp: source.timestamps[i]!, score: frameScore });
+      score = Math.max(score, frameScore);
+      if (frameScore >= threshold) break;
+    }
+  } finally {
+    source.close?.();
   }
   return { score, framesChecked: frames.length, frames };
 }

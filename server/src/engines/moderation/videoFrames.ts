@@ -5,7 +5,7 @@
  * the end. Each frame is one ffmpeg call with an input seek (-ss before -i, which jumps to the
  * nearest keyframe and decodes from there, fast on long videos) that writes the frame as a PNG no
  * larger than 512 px, which is then scored exactly like an uploaded image (same decoding, border trim
- * and resize). Frames are extracted lazily, one ahead of the scorer, so an early stop also stops
+ * and resize). Frames are extracted lazily, two ahead of the scorer, so an early stop also stops
  * extraction.
  */
 import { ffmpeg, probe } from '../../media/ffmpeg.js';
@@ -67,9 +67,12 @@ export async function sampleVideoFrames(
   }
   const timestamps = frameTimestamps(durationSeconds, count);
   const pending = new Map<number, Promise<Buffer>>();
+  // Stops prefetches nobody will read (after an early stop) as well as everything on the caller's abort.
+  const stop = new AbortController();
+  const extraction = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
   const start = (i: number) => {
-    if (i >= timestamps.length || pending.has(i)) return;
-    const p = extractFrame(path, timestamps[i]!, signal);
+    if (i >= timestamps.length || pending.has(i) || extraction.aborted) return;
+    const p = extractFrame(path, timestamps[i]!, extraction);
     p.catch(() => undefined); // observed when awaited; a prefetch nobody awaits must not crash the process
     pending.set(i, p);
   };
@@ -77,10 +80,17 @@ export async function sampleVideoFrames(
     timestamps,
     async frame(i) {
       start(i);
-      start(i + 1); // prefetch the next frame while this one is scored
-      const p = pending.get(i)!;
+      // Prefetch two frames ahead: ffmpeg (a separate process) seeks and decodes on the other core
+      // while this frame is classified.
+      start(i + 1);
+      start(i + 2);
+      const p = pending.get(i);
+      if (!p) throw new Error(`frame ${i} is not available`);
       pending.delete(i);
       return p;
+    },
+    close() {
+      stop.abort(new Error('frame sampling finished'));
     },
   };
 }

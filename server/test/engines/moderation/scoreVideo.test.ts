@@ -3,10 +3,14 @@ import { scoreFrames, type FrameSource } from '../../../src/engines/moderation/s
 import { frameTimestamps } from '../../../src/engines/moderation/videoFrames.js';
 
 /** A source whose frame i is a one-byte buffer holding i; records which frames were fetched. */
-function source(count: number): FrameSource & { fetched: number[] } {
+function source(count: number): FrameSource & { fetched: number[]; closed: number } {
   const fetched: number[] = [];
   return {
     fetched,
+    closed: 0,
+    close() {
+      this.closed += 1;
+    },
     timestamps: frameTimestamps(count * 2, count),
     async frame(i) {
       fetched.push(i);
@@ -26,6 +30,7 @@ describe('scoreFrames (spec 4.6 rules 2 and 3)', () => {
     expect(result.frames.map((f) => f.score)).toEqual([0.1, 0.2, 0.7]);
     expect(result.score).toBe(0.7);
     expect(src.fetched).toEqual([0, 1, 2]);
+    expect(src.closed).toBe(1); // prefetches still in flight are released
   });
 
   it('counts a score equal to the threshold as reaching it', async () => {
@@ -64,6 +69,7 @@ describe('scoreFrames (spec 4.6 rules 2 and 3)', () => {
       'client went away',
     );
     expect(src.fetched.length).toBeLessThanOrEqual(2);
+    expect(src.closed).toBe(1);
   });
 });
 
