@@ -6,6 +6,7 @@
  * Model: MEDIAGEN_NSFW_MODEL (MobileNetV2, MobileNetV2Mid or InceptionV3); the default was chosen by
  * measurement, see docs/moderation.md ("Choosing the image model").
  */
+import type { Tensor } from '@tensorflow/tfjs';
 import type { NSFWJS } from 'nsfwjs';
 import { decodeToSquareRgb } from './decodeImage.js';
 import { NSFW_CLASS_NAMES, type NsfwClassProbabilities } from './nsfwScore.js';
@@ -74,7 +75,7 @@ async function load(modelName: NsfwModelName): Promise<NsfwImageClassifier> {
     rasters.forEach((r, i) => pixels.set(r, i * size * size * 3));
     const output = tf.tidy(() => {
       const input = tf.tensor4d(pixels, [n, size, size, 3], 'int32').toFloat().div(255);
-      return model.model.predict(input) as import('@tensorflow/tfjs').Tensor;
+      return model.model.predict(input) as Tensor;
     });
     try {
       const values = await output.data();
