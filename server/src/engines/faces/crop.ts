@@ -30,8 +30,14 @@ export function cropRect(
 }
 
 export function crop(image: RgbImage, box: FaceGeometry['box'], margin = CROP_MARGIN): Promise<Buffer> {
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
-    .extract(cropRect(box, image, margin))
+  const rect = cropRect(box, image, margin);
+  // Copy just the rows of the crop, so sharp never sees (or copies) the whole picture.
+  const pixels = Buffer.alloc(rect.width * rect.height * 3);
+  for (let y = 0; y < rect.height; y++) {
+    const from = ((rect.top + y) * image.width + rect.left) * 3;
+    pixels.set(image.data.subarray(from, from + rect.width * 3), y * rect.width * 3);
+  }
+  return sharp(pixels, { raw: { width: rect.width, height: rect.height, channels: 3 } })
     .resize(CROP_MAX_SIDE, CROP_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
     .png({ compressionLevel: 4 })
     .toBuffer();

@@ -81,6 +81,7 @@ describe('tilesFor', () => {
     expect(tiles.at(-1)!.x + tiles.at(-1)!.width).toBe(900);
     for (let i = 1; i < tiles.length; i++) expect(tiles[i]!.x).toBeLessThan(tiles[i - 1]!.x + 380);
     expect(tilesFor(200, 150)).toEqual([]);
+    expect(tilesFor(512, 512)).toEqual([]);
   });
 });
 

@@ -110,12 +110,7 @@ describe('face swap into a video', () => {
 
   it('stops and rejects when the job is aborted mid-video', async () => {
     const target = join(dir, 'long.mp4');
-    await makeClip(
-      fixture('portrait-astronaut.jpg'),
-      target,
-      ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
-      120,
-    );
+    await makeClip(fixture('portrait-astronaut.jpg'), target, ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'], 60);
     const workDir = join(dir, 'aborted');
     await mkdir(workDir);
     const controller = new AbortController();
