@@ -6,6 +6,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Generations run on a real server on a shared 2-core machine: generous limits, no timing assertions.
     testTimeout: 180_000,
+    // Both files build dist/ (test/harness.ts) before loading it: one file at a time.
+    fileParallelism: false,
     hookTimeout: 240_000,
   },
 });

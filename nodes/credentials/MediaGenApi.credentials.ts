@@ -53,7 +53,7 @@ export class MediaGenApi implements ICredentialType {
 
   test: ICredentialTestRequest = {
     request: {
-      baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+      baseURL: '={{$credentials.baseUrl}}',
       url: '/models',
       method: 'GET',
     },
