@@ -32,8 +32,12 @@ export interface Scene {
   backdrop: 'mountains' | 'hills' | 'skyline' | 'none';
   water: boolean;
   objects: Set<SceneObject>;
-  /** Colours named in the prompt, in order (hex). */
-  colors: string[];
+  /**
+   * Colours named in the prompt (hex), attached to what they describe: "purple sky", "green hills",
+   * "turquoise water"; a colour before anything else ("a red house") is the accent for objects.
+   * `first` is the first colour named at all (a light overall tint).
+   */
+  colors: { sky?: string; land?: string; water?: string; accent?: string; first?: string };
   /** Season tint. */
   season: 'spring' | 'summer' | 'autumn' | 'winter';
   /** 0 calm .. 1 dramatic: cloud count, contrast. */
@@ -91,7 +95,7 @@ export function sceneFromPrompt(prompt: string, seed: number): Scene {
           ? 'day'
           : random.pick<TimeOfDay>(['day', 'day', 'sunset', 'dawn']);
 
-  const weather: Weather = p.has('storm', 'thunder', 'lightning', 'stormy')
+  const weather: Weather = p.has('storm', 'thunder', 'thunderstorm', 'lightning', 'stormy', 'tempest')
     ? 'storm'
     : p.has('rain', 'rainy', 'raining', 'drizzle')
       ? 'rain'
@@ -157,12 +161,55 @@ export function sceneFromPrompt(prompt: string, seed: number): Scene {
   if (land === 'hills' && random.chance(0.5)) objects.add('trees');
   if (objects.has('aurora') && time !== 'night') objects.delete('aurora');
 
-  const colors: string[] = [];
-  for (const [word, hex] of Object.entries(COLOR_WORDS)) {
-    const at = p.indexOf(word);
-    if (at >= 0) colors.push(`${String(at).padStart(6, '0')}${hex}`);
+  const colors: Scene['colors'] = {};
+  const tokens = p.text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const SKY = ['sky', 'skies', 'cloud', 'clouds', 'heaven', 'heavens', 'horizon', 'light', 'glow'];
+  const LAND = [
+    'hill',
+    'hills',
+    'grass',
+    'land',
+    'mountain',
+    'mountains',
+    'field',
+    'fields',
+    'meadow',
+    'meadows',
+    'dune',
+    'dunes',
+    'desert',
+    'forest',
+    'ground',
+    'valley',
+    'plains',
+    'sand',
+    'earth',
+    'rocks',
+    'cliffs',
+  ];
+  const WATER = ['water', 'sea', 'ocean', 'lake', 'river', 'waves', 'pond', 'bay'];
+  for (const [i, token] of tokens.entries()) {
+    const hex = COLOR_WORDS[token];
+    if (!hex) continue;
+    colors.first ??= hex;
+    // The noun the colour describes: the next word or the one after ("deep blue sky", "red and orange sky").
+    const next = tokens
+      .slice(i + 1, i + 4)
+      .find(
+        (t) =>
+          !COLOR_WORDS[t] &&
+          t !== 'and' &&
+          t !== 'deep' &&
+          t !== 'dark' &&
+          t !== 'light' &&
+          t !== 'pale' &&
+          t !== 'bright',
+      );
+    if (next && SKY.includes(next)) colors.sky ??= hex;
+    else if (next && LAND.includes(next)) colors.land ??= hex;
+    else if (next && WATER.includes(next)) colors.water ??= hex;
+    else colors.accent ??= hex;
   }
-  colors.sort();
 
   const season: Scene['season'] = p.has('winter', 'snow', 'snowy', 'frozen', 'ice', 'icy')
     ? 'winter'
@@ -184,7 +231,7 @@ export function sceneFromPrompt(prompt: string, seed: number): Scene {
     backdrop,
     water: land === 'ocean' || land === 'beach' || land === 'lake' || p.has('water', 'river'),
     objects,
-    colors: colors.map((c) => c.slice(6)),
+    colors,
     season,
     drama,
     seed: random.int(0, 2 ** 31 - 1),

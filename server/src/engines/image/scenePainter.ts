@@ -49,7 +49,11 @@ function palette(scene: Scene): Palette {
   skyTop = mix(skyTop, gray, overcast);
   skyMid = mix(skyMid, gray, overcast);
   skyHorizon = mix(skyHorizon, gray, overcast);
-  if (scene.colors[1]) skyMid = mix(skyMid, scene.colors[1], 0.45);
+  if (scene.colors.sky) {
+    skyTop = mix(skyTop, scene.colors.sky, 0.35);
+    skyMid = mix(skyMid, scene.colors.sky, 0.6);
+    skyHorizon = mix(skyHorizon, scene.colors.sky, 0.35);
+  }
 
   const light = { day: 1, dawn: 0.85, sunset: 0.7, night: 0.3 }[scene.time] * (1 - overcast * 0.35);
   const tint = { day: '#fff6e0', dawn: '#ff9a8a', sunset: '#ff7a30', night: '#1a2a70' }[scene.time];
@@ -64,7 +68,8 @@ function palette(scene: Scene): Palette {
   const sand = '#e0b872';
   const base =
     scene.land === 'desert' || scene.land === 'beach' ? sand : scene.land === 'city' ? '#5a5d63' : ground;
-  const accent = scene.colors[0] ?? '#c0392b';
+  const accent = scene.colors.accent ?? '#c0392b';
+  const landColor = scene.colors.land && scene.land !== 'city' ? mix(base, scene.colors.land, 0.6) : base;
   const lit = (c: string, extra = 1) => mix(shade(c, light * extra), tint, tintAmount);
   return {
     skyTop,
@@ -74,13 +79,13 @@ function palette(scene: Scene): Palette {
     tint,
     tintAmount,
     cloud: lit(scene.weather === 'storm' ? '#6b7079' : '#ffffff', scene.time === 'night' ? 0.6 : 1),
-    ground: lit(scene.colors[0] && scene.land !== 'city' ? mix(base, scene.colors[0], 0.35) : base),
-    groundNear: lit(scene.colors[0] && scene.land !== 'city' ? mix(base, scene.colors[0], 0.35) : base, 0.75),
+    ground: lit(landColor),
+    groundNear: lit(landColor, 0.75),
     far: lit(
       scene.season === 'winter' ? '#c9d3de' : scene.backdrop === 'skyline' ? '#4a5060' : '#5d6f86',
       0.95,
     ),
-    water: lit(mix('#1f5f8f', skyHorizon, 0.35)),
+    water: lit(mix(scene.colors.water ?? '#1f5f8f', skyHorizon, 0.35)),
     accent: lit(accent),
   };
 }
@@ -388,7 +393,8 @@ function nearLayer(scene: Scene, pal: Palette, w: number, h: number, horizon: nu
     }
   }
 
-  const groundTop = scene.water ? shoreY : horizon + h * 0.03;
+  const groundTop =
+    scene.land === 'ocean' ? horizon + (h - horizon) * 0.55 : scene.water ? shoreY : horizon + h * 0.03;
   if (scene.objects.has('lighthouse')) {
     const x = w * r.range(0.7, 0.88);
     const size = s * 0.06;
@@ -436,7 +442,7 @@ function nearLayer(scene: Scene, pal: Palette, w: number, h: number, horizon: nu
   if (scene.objects.has('flowers')) {
     for (let i = 0; i < 80; i++) {
       const y = groundTop + (h - groundTop) * r.range(0.3, 1);
-      const color = scene.colors[0] ?? r.pick(['#ff6f91', '#ffd166', '#ffffff', '#c77dff', '#ef476f']);
+      const color = scene.colors.accent ?? r.pick(['#ff6f91', '#ffd166', '#ffffff', '#c77dff', '#ef476f']);
       out.push(
         `<circle cx="${f(r.range(0, w))}" cy="${f(y)}" r="${f(s * 0.006 * (1 + (y - groundTop) / h))}" fill="${shade(color, Math.max(0.4, pal.light))}"/>`,
       );
@@ -450,7 +456,7 @@ function nearLayer(scene: Scene, pal: Palette, w: number, h: number, horizon: nu
       `<path d="M${f(x - size)} ${f(y)} L${f(x + size)} ${f(y)} L${f(x + size * 0.7)} ${f(y + size * 0.3)} L${f(x - size * 0.7)} ${f(y + size * 0.3)} Z" fill="${shade('#5a3b22', pal.light)}"/>`,
     );
     out.push(
-      `<polygon points="${f(x)},${f(y - size * 1.4)} ${f(x)},${f(y - size * 0.05)} ${f(x + size * 0.8)},${f(y - size * 0.05)}" fill="${mix(shade('#f5f0e6', pal.light), pal.accent, scene.colors[0] ? 0.6 : 0)}"/>`,
+      `<polygon points="${f(x)},${f(y - size * 1.4)} ${f(x)},${f(y - size * 0.05)} ${f(x + size * 0.8)},${f(y - size * 0.05)}" fill="${mix(shade('#f5f0e6', pal.light), pal.accent, scene.colors.accent ? 0.6 : 0)}"/>`,
     );
     out.push(
       `<polygon points="${f(x - size * 0.05)},${f(y - size * 1.2)} ${f(x - size * 0.05)},${f(y - size * 0.05)} ${f(x - size * 0.6)},${f(y - size * 0.05)}" fill="${shade('#e8e0d0', pal.light)}"/>`,
@@ -531,8 +537,8 @@ export function paintScene(scene: Scene, options: PaintOptions): string {
   if (layers.includes('far')) body.push(farLayer(scene, pal, w, h, horizon));
   if (layers.includes('near')) body.push(nearLayer(scene, pal, w, h, horizon));
   if (layers.includes('weather')) body.push(weatherLayer(scene, pal, w, h));
-  if (layers.includes('sky') && scene.colors[0]) {
-    body.push(`<rect width="${w}" height="${h}" fill="${scene.colors[0]}" opacity="0.12"/>`);
+  if (layers.includes('sky') && scene.colors.first) {
+    body.push(`<rect width="${w}" height="${h}" fill="${scene.colors.first}" opacity="0.08"/>`);
   }
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +

@@ -3,7 +3,8 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { textToImageEngine } from '../../../src/engines/image/textToImage.js';
 import { EngineError } from '../../../src/engines/types.js';
-import { cleanup, input, luminance, means, pixels } from './helpers.js';
+import { join } from 'node:path';
+import { cleanup, input, luminance, means, pixels, workDir } from './helpers.js';
 
 afterAll(cleanup);
 
@@ -86,6 +87,22 @@ describe('text-to-image (scene painter)', () => {
       await pixels((await run({ prompt: 'sand dunes in the desert at noon' })).files[0]!.path),
     );
     expect(ocean[2] - ocean[0]).toBeGreaterThan(desert[2] - desert[0] + 20);
+  });
+
+  it('attaches colour words to what they describe: a purple sky over green hills, and the reverse', async () => {
+    const band = async (prompt: string, top: number) => {
+      const file = (await run({ prompt: `${prompt} at noon`, aspect_ratio: '1:1' })).files[0]!.path;
+      const strip = join(workDir(), 'strip.png');
+      await sharp(file).extract({ left: 0, top, width: 1024, height: 150 }).toFile(strip);
+      const [r, g, b] = means(await pixels(strip));
+      return (r + b) / 2 - g; // > 0 purple-ish, < 0 green-ish
+    };
+    expect(await band('a purple sky over green hills', 20)).toBeGreaterThan(
+      await band('a green sky over purple hills', 20),
+    );
+    expect(await band('a purple sky over green hills', 860)).toBeLessThan(
+      await band('a green sky over purple hills', 860),
+    );
   });
 
   it('refuses an empty prompt with an EngineError', async () => {
