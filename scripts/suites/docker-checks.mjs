@@ -445,7 +445,7 @@ function checks(root) {
       async () => {
         const env = parseEnvFile(read(root, 'docker/.env.example'));
         const { errors } = await loadCompose(root, env);
-        for (const secret of ['MEDIAGEN_SIGNING_SECRET', 'N8N_ENCRYPTION_KEY'])
+        for (const secret of ['POSTGRES_PASSWORD', 'MEDIAGEN_SIGNING_SECRET', 'N8N_ENCRYPTION_KEY'])
           assert(
             errors.some((e) => e.startsWith(`${secret}:`)),
             `an empty ${secret} must stop compose (\${${secret}:?...})`,
