@@ -23,7 +23,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const log = (...args) => console.log('[n8n-e2e]', ...args);
@@ -83,6 +83,19 @@ function binaryFile(userFolder, binary) {
 }
 
 const CHECKS = {
+  /** The docs' first workflow (docs/n8n.md): the prompt passes moderation and the image is generated. */
+  'n8n-first-workflow.json': (run, { userFolder }) => {
+    const [passed, refused] = nodeRun(run, 'Check the Prompt');
+    assert(passed?.length === 1 && (refused?.length ?? 0) === 0, 'the prompt was not routed to Passed');
+    assert(!run.data.resultData.runData['Prompt Refused'], 'Prompt Refused ran');
+    const [items] = nodeRun(run, 'Generate the Image');
+    const { json, binary } = items[0];
+    assert(json.status === 'completed' && /^http/.test(json.output_url), `generation ${json.status}`);
+    assert(binary?.data?.mimeType === 'image/png', `mimeType ${binary?.data?.mimeType}`);
+    const bytes = binaryFile(userFolder, binary.data);
+    assert(bytes.subarray(1, 4).toString() === 'PNG', 'not a PNG');
+    return `${binary.data.fileName} ${bytes.length} bytes`;
+  },
   /** Generate Image: completed, file in binary `data`, mime and name from the server, real PNG bytes. */
   'generate-image.workflow.json': (run, { userFolder }) => {
     const [items] = nodeRun(run, 'Generate Image');
