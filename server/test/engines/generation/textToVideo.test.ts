@@ -1,9 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probe } from '../../../src/media/ffmpeg.js';
 import { textToVideoEngine } from '../../../src/engines/video/textToVideo.js';
 import { cleanup, difference, frame, input, luminance } from './helpers.js';
 
 afterAll(cleanup);
+
+/** PIDs of ffmpeg processes whose parent is this test process. */
+function ffmpegChildren(): string[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes('ffmpeg'))
+      .map((line) => line.trim().split(/\s+/)[0]!);
+  } catch {
+    return []; // ps exits 1 when there is no child at all
+  }
+}
 
 describe('text-to-video (animated scene painter)', () => {
   it('makes an H.264 MP4 with sound at the exact size and duration, with a moving camera', async () => {
@@ -56,7 +70,7 @@ describe('text-to-video (animated scene painter)', () => {
     expect([sq.width, sq.height]).toEqual([480, 480]);
   });
 
-  it('stops when the job is aborted', async () => {
+  it('kills ffmpeg and rejects when the job is aborted', async () => {
     const controller = new AbortController();
     const job = textToVideoEngine.run(
       input(
@@ -65,7 +79,13 @@ describe('text-to-video (animated scene painter)', () => {
         { signal: controller.signal },
       ),
     );
-    setTimeout(() => controller.abort(new Error('cancelled')), 300);
+    job.catch(() => undefined);
+    // Abort once ffmpeg is running (a child of this test process).
+    for (let i = 0; i < 300 && !ffmpegChildren().length; i++) await sleep(100);
+    expect(ffmpegChildren().length).toBeGreaterThan(0);
+    controller.abort(new Error('cancelled'));
     await expect(job).rejects.toThrow('cancelled');
+    for (let i = 0; i < 50 && ffmpegChildren().length; i++) await sleep(100);
+    expect(ffmpegChildren()).toEqual([]);
   });
 });
