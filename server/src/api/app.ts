@@ -61,14 +61,18 @@ export function createApp(ctx: AppContext, events: GenerationEvents, readiness: 
   app.get('/files/*key', serveFile(ctx));
 
   const api = express.Router();
-  api.use(authenticate(ctx));
-  api.get('/models', listModels(ctx));
+  const auth = authenticate(ctx);
+  // GET /status/{id} and submit authenticate inside their single query (the hot paths).
   api.get('/status/:id', getStatus(ctx, events));
-  api.get('/status', (_req, res) => sendError(res, 'NOT_FOUND', 'generation id missing: GET /status/{id}'));
-  api.post('/face-swap/detect', json, detectFacesRoute(ctx));
-  api.post('/face-swap', json, faceSwapRoute(ctx));
-  api.post('/moderation', json, moderateRoute(ctx));
+  api.get('/models', auth, listModels(ctx));
+  api.get('/status', auth, (_req, res) =>
+    sendError(res, 'NOT_FOUND', 'generation id missing: GET /status/{id}'),
+  );
+  api.post('/face-swap/detect', auth, json, detectFacesRoute(ctx));
+  api.post('/face-swap', auth, json, faceSwapRoute(ctx));
+  api.post('/moderation', auth, json, moderateRoute(ctx));
   api.post('/:model/:task', json, submitGeneration(ctx));
+  api.use(auth); // any other path: 401 without a valid key, else the 404 below
   app.use(API_PREFIX, api);
 
   if (ctx.config.adminToken) {

@@ -3,7 +3,7 @@
  * (the SQL function mediagen_authenticate): missing or unknown key 401, disabled or expired key 403,
  * bucket empty 429 with Retry-After. The bucket lives in PostgreSQL so every API process shares it.
  */
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { hashApiKey } from '../accounts/apiKeys.js';
 import type { AppContext } from '../context.js';
 import { sendError } from './errors.js';
@@ -13,48 +13,77 @@ export interface AuthedLocals {
   keyId: string;
 }
 
-export function authenticate(ctx: AppContext): RequestHandler {
+export interface AuthRow {
+  key_id: string | null;
+  account_id: string | null;
+  state: string;
+  retry_after: number;
+}
+
+/** The SQL call that authenticates and takes a rate-limit token; parameters $1..$3. */
+export const AUTHENTICATE_SQL = 'mediagen_authenticate($1, $2, $3)';
+
+export function bearerKey(header: string | undefined): string | null {
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match ? match[1]! : null;
+}
+
+export function authParams(ctx: AppContext, key: string): [Buffer, number, number] {
   const rate = ctx.config.rateLimit;
-  return (req, res, next) => {
-    const header = req.headers.authorization;
-    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) {
-      return sendError(
+  return [hashApiKey(key), rate?.perSecond ?? 0, rate?.burst ?? 0];
+}
+
+/** Answers 401/403/429 for a failed authentication and returns false; true when the key is usable. */
+export function checkAuth(
+  ctx: AppContext,
+  res: Response,
+  header: string | undefined,
+  r: AuthRow | undefined,
+): boolean {
+  const rate = ctx.config.rateLimit;
+  if (!header) {
+    sendError(res, 'UNAUTHORIZED', 'missing Authorization header: send "Authorization: Bearer <API key>"');
+    return false;
+  }
+  if (!r) {
+    sendError(res, 'UNAUTHORIZED', 'the Authorization header must be "Bearer <API key>"');
+    return false;
+  }
+  switch (r.state) {
+    case 'unknown':
+      sendError(res, 'UNAUTHORIZED', 'invalid API key');
+      return false;
+    case 'disabled':
+      sendError(res, 'FORBIDDEN', 'this API key is disabled; ask the operator for a new key');
+      return false;
+    case 'expired':
+      sendError(res, 'FORBIDDEN', 'this API key has expired; ask the operator for a new key');
+      return false;
+    case 'limited': {
+      const seconds = Math.max(1, Math.ceil(r.retry_after));
+      sendError(
         res,
-        'UNAUTHORIZED',
-        header
-          ? 'the Authorization header must be "Bearer <API key>"'
-          : 'missing Authorization header: send "Authorization: Bearer <API key>"',
+        'RATE_LIMITED',
+        `rate limit of ${rate!.perSecond} requests per second (burst ${rate!.burst}) exceeded for this key; retry after ${seconds} s`,
+        { 'Retry-After': String(seconds) },
       );
+      return false;
     }
+    default:
+      res.locals.accountId = r.account_id!;
+      res.locals.keyId = r.key_id!;
+      return true;
+  }
+}
+
+export function authenticate(ctx: AppContext): RequestHandler {
+  return (req, res, next) => {
+    const key = bearerKey(req.headers.authorization);
+    if (!key) return void checkAuth(ctx, res, req.headers.authorization, undefined);
     ctx.pool
-      .query<{ key_id: string | null; account_id: string | null; state: string; retry_after: number }>(
-        'select * from mediagen_authenticate($1, $2, $3)',
-        [hashApiKey(match[1]!), rate?.perSecond ?? 0, rate?.burst ?? 0],
-      )
+      .query<AuthRow>(`select * from ${AUTHENTICATE_SQL}`, authParams(ctx, key))
       .then(({ rows }) => {
-        const r = rows[0]!;
-        switch (r.state) {
-          case 'unknown':
-            return sendError(res, 'UNAUTHORIZED', 'invalid API key');
-          case 'disabled':
-            return sendError(res, 'FORBIDDEN', 'this API key is disabled; ask the operator for a new key');
-          case 'expired':
-            return sendError(res, 'FORBIDDEN', 'this API key has expired; ask the operator for a new key');
-          case 'limited': {
-            const seconds = Math.max(1, Math.ceil(r.retry_after));
-            return sendError(
-              res,
-              'RATE_LIMITED',
-              `rate limit of ${rate!.perSecond} requests per second (burst ${rate!.burst}) exceeded for this key; retry after ${seconds} s`,
-              { 'Retry-After': String(seconds) },
-            );
-          }
-          default:
-            res.locals.accountId = r.account_id!;
-            res.locals.keyId = r.key_id!;
-            next();
-        }
+        if (checkAuth(ctx, res, req.headers.authorization, rows[0])) next();
       })
       .catch(next);
   };

@@ -7,7 +7,10 @@
  */
 import { EventEmitter } from 'node:events';
 import { run, type Runner, type WorkerEvents } from 'graphile-worker';
+import type { TaskName } from '@mediagen/core';
+import { engineIdFor } from '../catalog/catalog.js';
 import type { AppContext } from '../context.js';
+import { loadGenerationEngines } from '../engines/registry.js';
 import { quietLogger } from '../db/migrate.js';
 import { WorkerRegistry } from './recovery.js';
 import { faceSwapTask } from './tasks/faceSwap.js';
@@ -21,7 +24,24 @@ export interface WorkerHandle {
 /** How long running jobs may go on after SIGTERM before they are aborted and handed back. */
 export const SHUTDOWN_GRACE_MS = 5_000;
 
+/** Logs every catalog task whose engine is not installed (its jobs would fail and be refunded). */
+async function checkCatalogEngines(ctx: AppContext): Promise<void> {
+  const engines = await loadGenerationEngines();
+  for (const model of ctx.catalog.models) {
+    for (const task of Object.keys(model.tasks) as TaskName[]) {
+      const id = engineIdFor(model, task);
+      const engine = engines.get(id);
+      if (!engine || !engine.tasks.includes(task)) {
+        ctx.log.warn(
+          `catalog: ${model.slug}/${task} names engine "${id}", which is not installed or does not do ${task}`,
+        );
+      }
+    }
+  }
+}
+
 export async function startWorker(ctx: AppContext): Promise<WorkerHandle> {
+  await checkCatalogEngines(ctx);
   const registry = new WorkerRegistry(ctx.pool, ctx.log);
   await registry.start();
   // Our own emitter, listened to before run() creates the workers, so no worker id is missed.

@@ -24,7 +24,7 @@ describe('2 API + 2 worker processes', () => {
         Array.from({ length: 20 }, (_, i) =>
           call({ baseUrl: apis[(batch * 20 + i) % 2]!.baseUrl! }, 'POST', '/scene-painter/text-to-image', {
             key: a.apiKey,
-            body: { prompt: `scale out ${batch}-${i}` },
+            body: { prompt: `scale out ${batch}-${i}`, output_format: 'jpeg' },
           }),
         ),
       );

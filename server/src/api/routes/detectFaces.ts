@@ -10,6 +10,7 @@ import { DetectFacesRequest, formatValidationError } from '@mediagen/core';
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../../context.js';
 import { faceEngines } from '../../engines/registry.js';
+import { EngineError } from '../../engines/types.js';
 import { MediaFetchError } from '../../media/fetch.js';
 import { ApiError, route } from '../errors.js';
 
@@ -42,6 +43,8 @@ export function detectFacesRoute(ctx: AppContext): RequestHandler {
         faces = await engines.detectFaces(source.path, controller.signal);
       } catch (err) {
         if (controller.signal.aborted) return;
+        if (err instanceof EngineError)
+          throw new ApiError('VALIDATION_ERROR', `source_image: ${err.message}`);
         ctx.log.error(`face detection failed: ${(err as Error).stack ?? String(err)}`);
         throw new ApiError('INTERNAL_ERROR', `face detection failed: ${(err as Error).message}`);
       }

@@ -5,6 +5,7 @@
  */
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../../context.js';
+import { AUTHENTICATE_SQL, authParams, bearerKey, checkAuth, type AuthRow } from '../auth.js';
 import { route, ApiError } from '../errors.js';
 import type { GenerationEvents } from '../generationEvents.js';
 import { GENERATION_COLUMNS, generationView, type GenerationRow } from '../generationView.js';
@@ -30,16 +31,32 @@ export function getStatus(ctx: AppContext, events: GenerationEvents): RequestHan
     ).rows[0];
 
   return route(async (req, res) => {
+    // Authentication, rate limit and the read in ONE round trip (this route is mounted without the
+    // auth middleware): status is the hottest endpoint, polled by every client.
+    const header = req.headers.authorization;
+    const key = bearerKey(header);
+    if (!key) return void checkAuth(ctx, res, header, undefined);
     const id = String(req.params.id ?? '').trim();
+    const valid = UUID.test(id);
+    const { rows } = await ctx.pool.query<AuthRow & Partial<GenerationRow>>(
+      `select a.key_id, a.account_id, a.state, a.retry_after,
+              g.id, g.status, g.model_name, g.type, g.outputs, g.error_message, g.created_at
+       from ${AUTHENTICATE_SQL} a
+       left join generations g on a.state = 'ok' and g.id = $4 and g.account_id = a.account_id`,
+      [...authParams(ctx, key), valid ? id : null],
+    );
+    const first = rows[0];
+    if (!checkAuth(ctx, res, header, first)) return;
+    if (!valid) throw new ApiError('NOT_FOUND', `generation "${id.slice(0, 100)}" not found`);
     const accountId = res.locals.accountId as string;
-    if (!UUID.test(id)) throw new ApiError('NOT_FOUND', `generation "${id.slice(0, 100)}" not found`);
+    let row: GenerationRow | undefined = first?.id ? (first as GenerationRow) : undefined;
     const wait = preferWaitSeconds(req.get('prefer'));
-    let row: GenerationRow | undefined;
     if (wait && wait > 0) {
       const controller = new AbortController();
       res.on('close', () => controller.abort());
       const deadline = Date.now() + wait * 1000;
-      for (;;) {
+      while (row && row.status !== 'completed' && row.status !== 'failed') {
+        // Register before re-reading, so a NOTIFY between the read and the wait is not missed.
         const waiter = events.waitFor(id, Math.max(0, deadline - Date.now()), controller.signal);
         row = await read(id, accountId);
         if (
@@ -59,8 +76,6 @@ export function getStatus(ctx: AppContext, events: GenerationEvents): RequestHan
         }
       }
       res.setHeader('Preference-Applied', `wait=${wait}`);
-    } else {
-      row = await read(id, accountId);
     }
     if (!row) throw new ApiError('NOT_FOUND', `generation "${id}" not found`);
     res.json({ success: true, data: generationView(row, ctx.signer) });

@@ -20,6 +20,7 @@ import { InsufficientCreditsError } from '../../billing/charge.js';
 import { countModerationCall } from '../../billing/moderationBatch.js';
 import type { AppContext } from '../../context.js';
 import { moderationEngine } from '../../engines/registry.js';
+import { EngineError } from '../../engines/types.js';
 import { MediaFetchError } from '../../media/fetch.js';
 import { ApiError, route } from '../errors.js';
 
@@ -52,11 +53,14 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
       const engine = await moderationEngine().catch((err: Error) => {
         throw new ApiError('INTERNAL_ERROR', `moderation classification failed: ${err.message}`);
       });
+      const field = mediaType === 'text' ? 'text' : mediaType === 'image' ? 'image_url' : 'video_url';
       const classify = async <T>(fn: () => Promise<T>): Promise<T> => {
         try {
           return await fn();
         } catch (err) {
           if (err instanceof ApiError) throw err;
+          // The engine could not read the media (spec 7: "media could not be fetched or read" is a 400).
+          if (err instanceof EngineError) throw new ApiError('VALIDATION_ERROR', `${field}: ${err.message}`);
           ctx.log.error(`moderation classification failed: ${(err as Error).stack ?? String(err)}`);
           throw new ApiError('INTERNAL_ERROR', `moderation classification failed: ${(err as Error).message}`);
         }

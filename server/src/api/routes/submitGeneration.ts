@@ -10,14 +10,34 @@ import {
   TASK_PARAMS,
   type TaskName,
 } from '@mediagen/core';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { GenerationModelEntry } from '../../catalog/catalog.js';
 import { PricingError, priceMicro } from '../../billing/pricing.js';
 import type { AppContext } from '../../context.js';
 import { builtInVoices } from '../../engines/registry.js';
-import { createGeneration, IDEMPOTENCY_KEY_PATTERN } from '../createGeneration.js';
+import { AUTHENTICATE_SQL, authParams, bearerKey, checkAuth, type AuthRow } from '../auth.js';
+import {
+  createGeneration,
+  createGenerationAuthenticated,
+  IDEMPOTENCY_KEY_PATTERN,
+  insufficientCredits,
+} from '../createGeneration.js';
 import { ApiError, route } from '../errors.js';
 import { generationView } from '../generationView.js';
+
+/** Strict (unknown fields refused) versions of the core's task schemas, built once. */
+const STRICT_PARAMS = new Map<
+  TaskName,
+  { safeParse(v: unknown): ReturnType<(typeof TASK_PARAMS)[TaskName]['safeParse']> }
+>();
+function strictParams(task: TaskName) {
+  let schema = STRICT_PARAMS.get(task);
+  if (!schema) {
+    schema = TASK_PARAMS[task].strict() as never;
+    STRICT_PARAMS.set(task, schema!);
+  }
+  return schema!;
+}
 
 export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
@@ -56,49 +76,72 @@ async function checkCatalogLimits(
   }
 }
 
-export function submitGeneration(ctx: AppContext): RequestHandler {
-  return route(async (req, res) => {
-    const slug = String(req.params.model);
-    const task = String(req.params.task);
-    const model = ctx.catalog.bySlug.get(slug);
-    if (!model) {
-      if (slug === ctx.catalog.faceSwap.slug) {
-        throw new ApiError(
-          'NOT_FOUND',
-          `"${slug}" is not a generation model: use POST /face-swap/detect and POST /face-swap`,
-        );
-      }
-      if (slug === ctx.catalog.moderation.slug) {
-        throw new ApiError('NOT_FOUND', `"${slug}" is not a generation model: use POST /moderation`);
-      }
-      throw new ApiError('NOT_FOUND', `model "${slug}" not found; GET /models lists the models`);
-    }
-    if (!isTaskName(task) || !model.tasks[task]) {
+/** What a submit request asks for, once checked without the database; an ApiError when it is wrong. */
+async function checkRequest(ctx: AppContext, req: Request) {
+  const slug = String(req.params.model);
+  const task = String(req.params.task);
+  const model = ctx.catalog.bySlug.get(slug);
+  if (!model) {
+    if (slug === ctx.catalog.faceSwap.slug) {
       throw new ApiError(
         'NOT_FOUND',
-        `model "${slug}" does not support task "${task}"; its tasks: ${Object.keys(model.tasks).join(', ')}`,
+        `"${slug}" is not a generation model: use POST /face-swap/detect and POST /face-swap`,
       );
     }
-    const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
-    const body: unknown = req.body ?? {};
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new ApiError('VALIDATION_ERROR', 'request body must be a JSON object');
+    if (slug === ctx.catalog.moderation.slug) {
+      throw new ApiError('NOT_FOUND', `"${slug}" is not a generation model: use POST /moderation`);
     }
-    const parsed = TASK_PARAMS[task].strict().safeParse(body);
-    if (!parsed.success) throw new ApiError('VALIDATION_ERROR', formatValidationError(parsed.error));
-    const params = parsed.data as Record<string, unknown>;
-    await checkCatalogLimits(model, task, params);
-    let price: number;
+    throw new ApiError('NOT_FOUND', `model "${slug}" not found; GET /models lists the models`);
+  }
+  if (!isTaskName(task) || !model.tasks[task]) {
+    throw new ApiError(
+      'NOT_FOUND',
+      `model "${slug}" does not support task "${task}"; its tasks: ${Object.keys(model.tasks).join(', ')}`,
+    );
+  }
+  const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
+  const body: unknown = req.body ?? {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError('VALIDATION_ERROR', 'request body must be a JSON object');
+  }
+  const parsed = strictParams(task).safeParse(body);
+  if (!parsed.success) throw new ApiError('VALIDATION_ERROR', formatValidationError(parsed.error));
+  const params = parsed.data as Record<string, unknown>;
+  await checkCatalogLimits(model, task, params);
+  let price: number;
+  try {
+    price = priceMicro(model, task, params);
+  } catch (err) {
+    if (err instanceof PricingError) throw new ApiError('VALIDATION_ERROR', err.message);
+    throw err;
+  }
+  return { slug, task, model, idempotencyKey, body, params, price };
+}
+
+/**
+ * Mounted without the auth middleware: a valid request is authenticated, rate-limited, charged and
+ * enqueued in one statement. Any problem found before the database (404, 400) is answered only after
+ * the key was checked, so a bad key is still a 401 first.
+ */
+export function submitGeneration(ctx: AppContext): RequestHandler {
+  return route(async (req, res) => {
+    const header = req.headers.authorization;
+    const key = bearerKey(header);
+    if (!key) return void checkAuth(ctx, res, header, undefined);
+    let request: Awaited<ReturnType<typeof checkRequest>>;
     try {
-      price = priceMicro(model, task, params);
+      request = await checkRequest(ctx, req);
     } catch (err) {
-      if (err instanceof PricingError) throw new ApiError('VALIDATION_ERROR', err.message);
+      const { rows } = await ctx.pool.query<AuthRow>(
+        `select * from ${AUTHENTICATE_SQL}`,
+        authParams(ctx, key),
+      );
+      if (!checkAuth(ctx, res, header, rows[0])) return;
       throw err;
     }
-    const { row, created } = await createGeneration(ctx.pool, {
-      accountId: res.locals.accountId as string,
-      keyId: res.locals.keyId as string,
-      kind: 'generation',
+    const { slug, task, model, idempotencyKey, body, params, price } = request;
+    const generation = {
+      kind: 'generation' as const,
       modelSlug: model.slug,
       modelName: model.name,
       task,
@@ -106,6 +149,20 @@ export function submitGeneration(ctx: AppContext): RequestHandler {
       params,
       priceMicro: price,
       job: 'generate',
+    };
+    if (idempotencyKey === undefined) {
+      const { auth, row } = await createGenerationAuthenticated(ctx.pool, generation, authParams(ctx, key));
+      if (!checkAuth(ctx, res, header, auth)) return;
+      if (!row) throw await insufficientCredits(ctx.pool, auth.account_id!, price);
+      res.status(202).json({ success: true, data: generationView(row, ctx.signer) });
+      return;
+    }
+    const { rows } = await ctx.pool.query<AuthRow>(`select * from ${AUTHENTICATE_SQL}`, authParams(ctx, key));
+    if (!checkAuth(ctx, res, header, rows[0])) return;
+    const { row, created } = await createGeneration(ctx.pool, {
+      ...generation,
+      accountId: res.locals.accountId as string,
+      keyId: res.locals.keyId as string,
       idempotencyKey,
       requestFingerprint: { path: `${slug}/${task}`, body },
     });
