@@ -18,7 +18,7 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isTaskName, type Generation } from '@mediagen/core';
+import { isTaskName, type Generation, type MediaGenClient } from '@mediagen/core';
 import { createClient } from '@mediagen/core/undici';
 import {
   EngineError,
@@ -74,6 +74,18 @@ export function gatewayOptions(options: Record<string, unknown> | undefined): Ga
   };
 }
 
+/** One client (and so one keep-alive connection pool) per upstream and key, for the process's life. */
+const clients = new Map<string, MediaGenClient>();
+function clientFor(baseUrl: string, apiKey: string | undefined): MediaGenClient {
+  const key = `${baseUrl}\n${apiKey ?? ''}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = createClient({ baseUrl, useEnv: false, ...(apiKey ? { apiKey } : {}) });
+    clients.set(key, client);
+  }
+  return client;
+}
+
 function outputUrls(generation: Generation): string[] {
   const many = generation.output_urls;
   if (Array.isArray(many) && many.length > 0) return many;
@@ -107,7 +119,7 @@ async function run(input: EngineInput): Promise<EngineOutput> {
   }
   const expected = task.includes('video') ? 'video' : /audio|music|speech|tts/.test(task) ? 'audio' : 'image';
   const timeoutSeconds = options.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS[expected];
-  const client = createClient({ baseUrl: options.base_url, useEnv: false, ...(apiKey ? { apiKey } : {}) });
+  const client = clientFor(options.base_url, apiKey);
   const idempotencyKey = `gw-${createHash('sha256')
     .update(JSON.stringify([options.base_url, options.model, task, input.params, input.seed]))
     .digest('hex')
