@@ -62,6 +62,8 @@ export async function swapVideo(
       ],
       ...['-i', targetPath, '-map', '0:v:0', '-map', '1:a?', '-c:a', 'copy', '-r', String(rate)],
       ...container.videoArgs,
+      // 4:2:0 chroma needs even sizes; a video of odd width or height keeps its size in 4:4:4.
+      ...(width % 2 || height % 2 ? ['-pix_fmt', 'yuv444p'] : []),
       path,
     ],
     signal,
@@ -112,7 +114,9 @@ export async function swapVideo(
     encoder.child.kill('SIGKILL');
     signal.throwIfAborted();
     if (error instanceof EngineError) throw error;
-    throw new EngineError(`video face swap failed: ${(error as Error).message}`);
+    // ffmpeg's words are useful to the client, the server's file paths are not.
+    const reason = (error as Error).message.replace(/\/[^\s:'"]+/g, '<file>');
+    throw new EngineError(`video face swap failed: ${reason}`);
   }
   if (stats) Object.assign(stats, { frames, framesWithFaces });
   if (frames === 0) throw new EngineError('target_media has no decodable video frames');

@@ -108,6 +108,17 @@ describe('face swap into a video', () => {
     expect(after.hasAudio).toBe(false);
   }, 120_000);
 
+  it('keeps an odd frame size (H.264 in 4:4:4, since 4:2:0 needs even sizes)', async () => {
+    const target = join(dir, 'odd.mkv');
+    await ffmpeg([
+      ...['-loop', '1', '-framerate', '8', '-i', fixture('portrait-hopper.jpg')],
+      ...['-frames:v', '3', '-vf', 'scale=255:301', '-c:v', 'libx264', '-pix_fmt', 'yuv444p', target],
+    ]);
+    const out = await swap(target, 'video/x-matroska');
+    const after = await probe(out.files[0]!.path);
+    expect([after.width, after.height]).toEqual([255, 301]);
+  }, 120_000);
+
   it('stops and rejects when the job is aborted mid-video', async () => {
     const target = join(dir, 'long.mp4');
     await makeClip(fixture('portrait-astronaut.jpg'), target, ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'], 60);
