@@ -67,6 +67,40 @@ export function prepareSentence(normalizedSentence: string, lang: TextLanguage):
   };
 }
 
+/** Terms bucketed by their first word, so each token is checked only against terms that can start there. */
+interface TermIndex {
+  exact: Map<string, CompiledTerm[]>;
+  prefix: Map<string, CompiledTerm[]>;
+  /** Terms starting with a suffix pattern or a very short prefix: checked at every token. */
+  other: CompiledTerm[];
+}
+
+const PREFIX_KEY = 2;
+const indexes = new WeakMap<readonly CompiledTerm[], TermIndex>();
+
+function termIndex(terms: readonly CompiledTerm[]): TermIndex {
+  let index = indexes.get(terms);
+  if (!index) {
+    const built: TermIndex = { exact: new Map(), prefix: new Map(), other: [] };
+    const push = (map: Map<string, CompiledTerm[]>, key: string, term: CompiledTerm) => {
+      const list = map.get(key);
+      if (list) list.push(term);
+      else map.set(key, [term]);
+    };
+    for (const term of terms) {
+      const first = term.words[0];
+      if (!first) continue;
+      if (first.kind === 'exact') push(built.exact, first.text, term);
+      else if (first.kind === 'prefix' && first.text.length >= PREFIX_KEY) {
+        push(built.prefix, first.text.slice(0, PREFIX_KEY), term);
+      } else built.other.push(term);
+    }
+    index = built;
+    indexes.set(terms, index);
+  }
+  return index;
+}
+
 export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTerm[]): TermMatch[] {
   const matches: TermMatch[] = [];
   if (isUnspaced(sentence.lang)) {
@@ -88,10 +122,16 @@ export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTe
     return matches;
   }
   const { tokens } = sentence;
-  for (const term of terms) {
-    const n = term.words.length;
-    if (n === 0) continue;
-    for (let i = 0; i + n <= tokens.length; i += 1) {
+  const index = termIndex(terms);
+  for (let i = 0; i < tokens.length; i += 1) {
+    const candidates = new Set<CompiledTerm>(index.other);
+    for (const form of tokens[i]!.forms) {
+      for (const t of index.exact.get(form) ?? []) candidates.add(t);
+      for (const t of index.prefix.get(form.slice(0, PREFIX_KEY)) ?? []) candidates.add(t);
+    }
+    for (const term of candidates) {
+      const n = term.words.length;
+      if (n === 0 || i + n > tokens.length) continue;
       let ok = true;
       for (let k = 0; k < n && ok; k += 1) ok = wordMatches(term.words[k]!, tokens[i + k]!);
       if (ok) matches.push({ term: term.source, start: i, end: i + n, quoted: tokens[i]!.quoted });
