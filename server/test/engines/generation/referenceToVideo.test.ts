@@ -70,4 +70,19 @@ describe('reference-to-video (composed shots)', () => {
     const [r, , b] = at(await frame(out.files[0]!.path, 54), 240, 427);
     expect(r).toBeGreaterThan(b + 80); // the image comes second
   });
+
+  it('makes a 5 s video by default, even from an audio reference alone', async () => {
+    const out = await referenceToVideoEngine.run(
+      input(
+        'reference-to-video',
+        { prompt: 'a video for @Audio1', resolution: '480p' },
+        { media: [media('reference_audios', join(FIXTURES, 'tone.mp3'), 0)] },
+      ),
+    );
+    const info = await probe(out.files[0]!.path);
+    expect([info.width, info.height]).toEqual([854, 480]);
+    expect(info.durationSeconds).toBeGreaterThan(4.9);
+    expect(info.durationSeconds).toBeLessThan(5.1);
+    expect(info.hasAudio).toBe(true);
+  });
 });
