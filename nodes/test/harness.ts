@@ -297,3 +297,49 @@ export async function binaryBytes(data: N8nWorkflow.IBinaryData): Promise<Buffer
   const service = Container.get(core.BinaryDataService as unknown as new () => N8nCore.BinaryDataService);
   return service.getAsBuffer(data);
 }
+
+/** Calls one of the node's listSearch / loadOptions methods in n8n-core's LoadOptionsContext, as the editor does. */
+export async function loadOptions<T>(options: {
+  kind: 'listSearch' | 'loadOptions';
+  method: string;
+  /** The node's current parameter values (what the editor sends). */
+  parameters: INodeParameters;
+  credentials: { apiKey: string; baseUrl: string };
+  path: string;
+  filter?: string;
+}): Promise<T> {
+  const { nodeType, credentialType } = loadBuilt();
+  const v1 = NodeHelpers.getVersionedNodeType(nodeType, 1) as INodeType;
+  const node: INode = {
+    id: 'mediagen-editor',
+    name: 'MediaGen',
+    type: NODE_TYPE,
+    typeVersion: 1,
+    position: [0, 0],
+    parameters: options.parameters,
+    credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'MediaGen account' } },
+  };
+  const nodeTypes: N8nWorkflow.INodeTypes = {
+    getByName: () => nodeType,
+    getByNameAndVersion: () => v1,
+    getKnownTypes: () => ({}),
+  };
+  const workflow = new Workflow({ id: 'editor', nodes: [node], connections: {}, nodeTypes, active: false });
+  const additionalData = {
+    credentialsHelper: new TestCredentialsHelper(credentialType, options.credentials),
+    currentNodeParameters: options.parameters,
+    restApiUrl: 'http://localhost:5678/rest',
+    instanceBaseUrl: 'http://localhost:5678/',
+    webhookBaseUrl: 'http://localhost:5678/webhook',
+    webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+    webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+    formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+    variables: {},
+  } as unknown as IWorkflowExecuteAdditionalData;
+  const context = new core.LoadOptionsContext(workflow, node, additionalData, options.path);
+  const methods = v1.methods as Record<
+    string,
+    Record<string, (this: unknown, filter?: string) => Promise<T>>
+  >;
+  return methods[options.kind]![options.method]!.call(context, options.filter);
+}

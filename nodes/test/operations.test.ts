@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startFileServer, startTestServer, type TestServer } from '@mediagen/server/testing';
 import type * as W from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binaryBytes, packageRoot, runAsTool, runNode } from './harness';
+import { binaryBytes, loadOptions, packageRoot, runAsTool, runNode } from './harness';
 
 const fixtures = join(packageRoot, '..', 'test', 'fixtures', 'faces');
 
@@ -79,6 +79,48 @@ describe('Model > List', () => {
     expect(images.length).toBeGreaterThan(0);
     expect(images.length).toBeLessThan(all.length);
     expect(images.every((i) => i.json.type === 'image')).toBe(true);
+  });
+});
+
+describe('the editor: model list and tasks', () => {
+  it('searches the models of the chosen output type', async () => {
+    const video = await loadOptions<W.INodeListSearchResult>({
+      kind: 'listSearch',
+      method: 'searchModels',
+      parameters: { resource: 'generation', operation: 'generate', outputType: 'video' },
+      credentials,
+      path: 'parameters.model',
+    });
+    expect(video.results.map((r) => r.value)).toEqual(['scene-animator']);
+    const painter = await loadOptions<W.INodeListSearchResult>({
+      kind: 'listSearch',
+      method: 'searchModels',
+      parameters: { resource: 'generation', operation: 'generate', outputType: 'image' },
+      credentials,
+      path: 'parameters.model',
+      filter: 'PAINT',
+    });
+    expect(painter.results.map((r) => r.value)).toEqual(['scene-painter']);
+  });
+
+  it("lists the chosen model's tasks of the chosen output type", async () => {
+    const tasks = (model: string, outputType: string) =>
+      loadOptions<W.INodePropertyOptions[]>({
+        kind: 'loadOptions',
+        method: 'getTasks',
+        parameters: { outputType, model: { __rl: true, mode: 'list', value: model } },
+        credentials,
+        path: 'parameters.task',
+      }).then((options) => options.map((o) => o.value));
+    expect(await tasks('scene-painter', 'image')).toEqual(['text-to-image', 'image-to-image']);
+    expect(await tasks('scene-animator', 'video')).toEqual([
+      'text-to-video',
+      'image-to-video',
+      'reference-to-video',
+      'video-to-video',
+      'video-extend',
+    ]);
+    expect(await tasks('scene-painter', 'video')).toEqual([]);
   });
 });
 
@@ -453,6 +495,49 @@ describe('Moderation', () => {
     expect(result.error?.name).toBe('NodeApiError');
     expect((result.error as W.NodeApiError).httpCode).toBe('400');
     expect(result.error?.message).toMatch(/image_url/);
+  });
+});
+
+describe('video', () => {
+  it('generates a video (video/mp4 from the server), then Moderate Video checks its frames', async () => {
+    const [video] = only(
+      (
+        await runNode({
+          credentials,
+          parameters: {
+            resource: 'generation',
+            operation: 'generate',
+            outputType: 'video',
+            model: { __rl: true, mode: 'id', value: 'scene-animator' },
+            task: 'text-to-video',
+            prompt: 'Waves rolling onto a beach',
+            taskParameters: { duration: '4', resolution: '480p' },
+            options: { output: 'both' },
+          },
+        })
+      ).outputs,
+    );
+    expect(video!.json).toMatchObject({ status: 'completed', type: 'video' });
+    expect(video!.binary!.data!.mimeType).toBe('video/mp4');
+    const bytes = await binaryBytes(video!.binary!.data!);
+    expect(bytes.subarray(4, 8).toString()).toBe('ftyp');
+
+    const [verdict] = only(
+      (
+        await runNode({
+          credentials,
+          parameters: {
+            resource: 'moderation',
+            operation: 'moderateVideo',
+            videoUrl: video!.json.output_url,
+            options: { threshold: 1, maxFrames: 3 },
+          },
+        })
+      ).outputs,
+    );
+    // With threshold 1 every sampled frame is scored (spec 4.6 rule 3).
+    expect(verdict!.json).toMatchObject({ media_type: 'video', frames_checked: 3, threshold: 1 });
+    expect(verdict!.json.frames).toHaveLength(3);
   });
 });
 
