@@ -38,6 +38,14 @@ describe('language identification', () => {
     expect(id.languages[0]).toBe(lang);
   });
 
+  it('reads the few Latin words of a CJK, Arabic or Cyrillic text as English', async () => {
+    expect((await identifyLanguages('今日はとてもOKな一日だった、ありがとう。')).languages).toEqual([
+      'ja',
+      'en',
+    ]);
+    expect((await identifyLanguages('Это был очень хороший день, thanks.')).languages).toEqual(['ru', 'en']);
+  });
+
   it('reads an unsure short Latin text with every Latin-script lexicon', async () => {
     const id = await identifyLanguages('Voy a matarte');
     expect(id.languages).toEqual(expect.arrayContaining(['es', 'pt', 'fr', 'en', 'it', 'de', 'nl']));

@@ -54,6 +54,12 @@ export async function identifyLanguages(text: string): Promise<IdentifiedLanguag
   if (!LATIN.test(text)) {
     return { detected: found[0] ?? 'und', reliable: found.length > 0, languages: found };
   }
+  if (found.length > 0) {
+    // A few Latin words in a CJK, Arabic or Russian text are almost always English (brands, slang).
+    const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
+    const letters = text.match(/\p{L}/gu)?.length ?? 1;
+    if (latin / letters < 0.2) return { detected: found[0]!, reliable: true, languages: [...found, 'en'] };
+  }
   const cld = await loadLanguageIdentifier();
   const result = cld.findLanguage(text.slice(0, 2000));
   const code = result.language.split('-')[0] ?? 'und';
