@@ -1,18 +1,21 @@
 /**
- * Worker throughput (issue 5): text-to-image jobs completed per second by a real server (one process,
+ * Worker throughput and latency (issue 5): time from submit to completed for one default job of each
+ * task through the real server, and text-to-image jobs completed per second by a real server (one process,
  * API + worker, default concurrency) from the first submit to the last completion, as a ratio to
  * graphile-worker draining the same number of empty jobs at the same concurrency, on the same
  * PostgreSQL, in the same run (the queue's own floor).
  * Needs `npx tsc -b server` first (it starts server/dist/main.js).
  * Run: `npm run bench -- engines-throughput`. Writes the "Worker throughput" section of docs/benchmarks.md.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '../packages/core/dist/client/undici.js';
-import { startTestServer } from '../server/dist/testing/index.js';
+import { startFileServer, startTestServer } from '../server/dist/testing/index.js';
+import { ffmpeg } from '../server/dist/media/ffmpeg.js';
+import { renderScene } from '../server/dist/engines/image/textToImage.js';
 import { ensureDatabase } from '../server/dist/db/database.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -46,10 +49,120 @@ async function drainEmptyJobs(adminUrl: string): Promise<number> {
   return JOBS / seconds;
 }
 
+/** One job per task with default parameters, submit to completed, through the real server. */
+async function latencies(client: ReturnType<typeof createClient>): Promise<string[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'engines-latency-'));
+  const files = await startFileServer(dir);
+  try {
+    await renderScene('a harbour town by the sea at sunset with boats', 3, 1024, 1024)
+      .jpeg({ quality: 88 })
+      .toFile(join(dir, 'photo.jpg'));
+    await ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=s=1280x720:r=24:d=5',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=f=440:d=5',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      join(dir, 'clip.mp4'),
+    ]);
+    await ffmpeg(['-f', 'lavfi', '-i', 'sine=f=330:d=10', '-c:a', 'libmp3lame', join(dir, 'tune.mp3')]);
+    const photo = files.url('photo.jpg');
+    const clip = files.url('clip.mp4');
+    const jobs: Array<[string, string, string, Record<string, unknown>, string]> = [
+      [
+        'scene-painter',
+        'text-to-image',
+        'defaults (1k 1:1 png)',
+        { prompt: 'mountains by a lake at sunset' },
+        'image 3-15 s',
+      ],
+      [
+        'scene-painter',
+        'image-to-image',
+        '1024x1024 jpeg in',
+        { prompt: 'black and white', image: photo },
+        'image 3-15 s',
+      ],
+      [
+        'scene-animator',
+        'text-to-video',
+        'defaults (5 s 720p)',
+        { prompt: 'a lake among mountains at sunset' },
+        'video 30 s - 5 min',
+      ],
+      [
+        'scene-animator',
+        'image-to-video',
+        'defaults (5 s 720p)',
+        { image: photo, prompt: 'zoom in' },
+        'video 30 s - 5 min',
+      ],
+      [
+        'scene-animator',
+        'reference-to-video',
+        '2 images + audio, defaults (5 s 720p)',
+        {
+          prompt: '@Image2 then @Image1',
+          reference_images: [photo, photo],
+          reference_audios: [files.url('tune.mp3')],
+        },
+        'video 30 s - 5 min',
+      ],
+      [
+        'scene-animator',
+        'video-to-video',
+        '5 s 720p in, sepia',
+        { prompt: 'sepia', image: clip },
+        'video 30 s - 5 min',
+      ],
+      [
+        'scene-animator',
+        'video-extend',
+        '5 s 720p in, +5 s (default)',
+        { image: clip },
+        'video 30 s - 5 min',
+      ],
+      [
+        'formant-voice',
+        'text-to-speech',
+        'one sentence',
+        { prompt: 'The quick brown fox jumps over the lazy dog.' },
+        'audio 3-15 s',
+      ],
+      ['procedural-music', 'text-to-music', 'defaults (60 s)', { prompt: 'upbeat pop song' }, 'audio 3-15 s'],
+    ];
+    const rows: string[] = [];
+    for (const [model, task, what, params, spec] of jobs) {
+      const t = performance.now();
+      const g = await client.generate(model, task, params, { timeoutMs: 600_000, waitSeconds: 30 });
+      const seconds = (performance.now() - t) / 1000;
+      rows.push(`| ${task} | ${what} | ${g.status} | ${seconds.toFixed(2)} s | ${spec} |`);
+      console.log(task, g.status, seconds.toFixed(2));
+    }
+    return rows;
+  } finally {
+    await files.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const srv = await startTestServer({});
   let imagesPerSecond: number;
   let emptyPerSecond: number;
+  let latencyRows: string[];
   try {
     const client = createClient({ apiKey: srv.apiKey, baseUrl: srv.baseUrl, useEnv: false });
     // Warm the worker (engine modules loaded) with one job first.
@@ -66,6 +179,7 @@ async function main() {
     );
     imagesPerSecond = JOBS / ((performance.now() - t) / 1000);
     emptyPerSecond = await drainEmptyJobs(srv.databaseUrl);
+    latencyRows = await latencies(client);
   } finally {
     await srv.stop();
   }
@@ -73,7 +187,7 @@ async function main() {
   const cpu = cpus()[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
   const section = [
     '<!-- engines-throughput:start -->',
-    '## Worker throughput (text-to-image)',
+    '## Worker throughput and submit-to-completed latency',
     '',
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpu}, ${cpus().length} cores, ` +
       `${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}. One server process (API + worker, ` +
@@ -84,6 +198,13 @@ async function main() {
     '| What | Jobs per second | Baseline (same run) | Ratio |',
     '|---|---|---|---|',
     `| text-to-image jobs completed | ${imagesPerSecond.toFixed(2)} | empty graphile-worker jobs ${emptyPerSecond.toFixed(1)} | ${(imagesPerSecond / emptyPerSecond).toFixed(3)}x |`,
+    '',
+    'Submit to completed, one job per task through the same server (HTTP submit, input download from a local file ' +
+      'server, engine, storage, status polled with `Prefer: wait`), one run each, beside the time the spec quotes for its hosted models:',
+    '',
+    '| Task | Request | Status | Submit to completed | Spec quotes |',
+    '|---|---|---|---|---|',
+    ...latencyRows,
     '<!-- engines-throughput:end -->',
   ].join('\n');
   console.log(section);
