@@ -9,10 +9,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { TASK_PARAMS } from '@mediagen/core';
+import { TASK_PARAMS } from '../packages/core/dist/index.js';
 import type { GenerationEngine } from '../server/src/engines/types.js';
 import { startTestServer } from '../server/dist/testing/index.js';
+import { createRequire } from 'node:module';
+import type PgModule from 'pg';
 import { machine, writeSection } from './lib/benchDoc.js';
+
+const require = createRequire(new URL('../server/package.json', import.meta.url));
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const POLL_RUNS = Math.max(3, Math.round(RUNS / 2));
@@ -69,13 +73,26 @@ async function main() {
     const engine = await engineTimes(prompts);
 
     const waitTimes: number[] = [];
+    const waitIds: string[] = [];
     await submit('warm-up'); // first job loads the engine in the worker
     for (const prompt of prompts) {
       const t0 = performance.now();
       const id = await submit(prompt);
       while (!['completed', 'failed'].includes(await status(id, 60)));
       waitTimes.push(performance.now() - t0);
+      waitIds.push(id);
     }
+    // Server side: from the row's insert to its completion (the job: pickup, row update, engine, storage, update).
+    const pg = require('pg') as typeof PgModule;
+    const db = new pg.Client({ connectionString: srv.databaseUrl });
+    await db.connect();
+    const server = (
+      await db.query<{ ms: number }>(
+        `select extract(epoch from finished_at - created_at) * 1000 as ms from generations where id = any($1)`,
+        [waitIds],
+      )
+    ).rows.map((r) => Number(r.ms));
+    await db.end();
     const pollTimes: number[] = [];
     for (const prompt of prompts.slice(0, POLL_RUNS)) {
       const t0 = performance.now();
@@ -88,6 +105,7 @@ async function main() {
     }
     const e = median(engine);
     const w = median(waitTimes);
+    const sv = median(server);
     const p = median(pollTimes);
     const md = `## Server latency: submit to completed (text-to-image, 1k PNG)
 
@@ -96,6 +114,7 @@ Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${mac
 | Client strategy | Submit to completed (median) | Engine alone (same run) | Overhead | Target |
 |---|---|---|---|---|
 | \`Prefer: wait=60\` on GET /status (LISTEN/NOTIFY) | ${w.toFixed(1)} ms | ${e.toFixed(1)} ms | ${(w - e).toFixed(1)} ms (${(w / e).toFixed(2)}x) | within 50 ms of the engine |
+| (server side of the same runs: row inserted to row completed) | ${sv.toFixed(1)} ms | ${e.toFixed(1)} ms | ${(sv - e).toFixed(1)} ms | |
 | polling GET /status every 3 s | ${p.toFixed(1)} ms | ${e.toFixed(1)} ms | ${(p - e).toFixed(1)} ms (${(p / e).toFixed(2)}x) | (for comparison) |
 `;
     console.log(md);

@@ -121,7 +121,7 @@ async function main() {
     row('GET /status/{id}', status, bareSelect, 'bare Express + 1 SELECT');
     const md = `## Server throughput (API process)
 
-Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine()}. autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run, from the bench process; the API process and the baseline each run in their own process against the same embedded PostgreSQL. Rate limit off for the runs (it costs nothing extra: the bucket is taken in the same round trip as the key lookup). The machine is shared: read the ratios.
+Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine()}. autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run, from the bench process; the API process and the baseline each run in their own process against the same embedded PostgreSQL. Rate limit off for the runs (with it on, each request also updates its key's bucket row, in the same round trip as the key lookup). The machine is shared: read the ratios.
 
 | What | Server | Baseline (same run) | Ratio | Target |
 |---|---|---|---|---|

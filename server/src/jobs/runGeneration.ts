@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { JobHelpers } from 'graphile-worker';
 import type { StoredOutput } from '../api/generationView.js';
 import { failAndRefund } from '../billing/refund.js';
@@ -60,9 +61,11 @@ export async function runGenerationJob(
 ): Promise<void> {
   const id = (payload as { generation_id?: string } | null)?.generation_id;
   if (!id) throw new Error('job payload has no generation_id');
-  const { rows } = await ctx.pool.query<GenerationJobRow>(
+  const t0 = performance.now();
+  const { rows } = await ctx.pool.query<GenerationJobRow & { age_ms: number }>(
     `update generations set attempts = attempts + 1 where id = $1
-     returning id, account_id, kind, model_slug, task, type, status, params`,
+     returning id, account_id, kind, model_slug, task, type, status, params,
+       extract(epoch from clock_timestamp() - created_at) * 1000 as age_ms`,
     [id],
   );
   const row = rows[0];
@@ -75,9 +78,15 @@ export async function runGenerationJob(
   const workDir = await mkdtemp(join(tmpdir(), `mediagen-job-`));
   const signal = helpers.abortSignal ?? new AbortController().signal;
   try {
+    const t1 = performance.now();
     const output = await work(row, workDir, signal);
+    const t2 = performance.now();
     const stored = await storeOutputs(ctx, row, workDir, output);
     await completeGeneration(ctx.pool, id, stored);
+    ctx.log.debug(
+      `generation ${id}: started ${Number(row.age_ms).toFixed(1)} ms after submit, ` +
+        `load ${(t1 - t0).toFixed(1)} ms, work ${(t2 - t1).toFixed(1)} ms, store+complete ${(performance.now() - t2).toFixed(1)} ms`,
+    );
   } catch (err) {
     if (signal.aborted) throw err; // shutting down: hand the job back, it runs again
     if (isPermanent(err)) {
