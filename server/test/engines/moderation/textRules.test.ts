@@ -43,7 +43,9 @@ describe('language identification', () => {
       'ja',
       'en',
     ]);
-    expect((await identifyLanguages('Это был очень хороший и тёплый летний день, thanks.')).languages).toEqual(['ru', 'en']);
+    expect(
+      (await identifyLanguages('Это был очень хороший и тёплый летний день, thanks.')).languages,
+    ).toEqual(['ru', 'en']);
   });
 
   it('reads an unsure short Latin text with every Latin-script lexicon', async () => {
