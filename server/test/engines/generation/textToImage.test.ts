@@ -54,6 +54,14 @@ describe('text-to-image (scene painter)', () => {
     },
   );
 
+  it('maps quality to encoder effort: high-quality jpeg is larger than low', async () => {
+    const size = async (quality: string) =>
+      readFileSync(
+        (await run({ prompt: 'a forest by a lake', output_format: 'jpeg', quality })).files[0]!.path,
+      ).length;
+    expect(await size('high')).toBeGreaterThan((await size('low')) * 1.2);
+  });
+
   it('returns count distinct images', async () => {
     const out = await run({
       prompt: 'mountains at dawn',
