@@ -56,8 +56,8 @@ export function createApp(ctx: AppContext, events: GenerationEvents, readiness: 
 
   app.get('/healthz', healthz());
   app.get('/readyz', readyz(ctx, readiness));
-  app.get('/openapi.json', openapi(ctx.log));
-  app.get(`${API_PREFIX}/openapi.json`, openapi(ctx.log));
+  app.get('/openapi.json', openapi(`${ctx.publicUrl}${API_PREFIX}`, ctx.log));
+  app.get(`${API_PREFIX}/openapi.json`, openapi(`${ctx.publicUrl}${API_PREFIX}`, ctx.log));
   app.get('/files/*key', serveFile(ctx));
 
   const api = express.Router();

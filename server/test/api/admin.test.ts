@@ -1,6 +1,8 @@
 /** The operator API under /admin/v1 (Bearer MEDIAGEN_ADMIN_TOKEN) and its ledger invariant. */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../../dist/testing/index.js';
+import { MAIN_JS, type TestServer } from '../../dist/testing/index.js';
 import { admin, call, expectError, startServer } from '../helpers.js';
 
 let srv: TestServer;
@@ -81,5 +83,44 @@ describe('admin API', () => {
       404,
       'NOT_FOUND',
     );
+  });
+});
+
+describe('admin CLI (npm run admin -- ...)', () => {
+  const cli = async (...args: string[]) => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [MAIN_JS.replace(/main\.js$/, 'admin/cli.js'), ...args],
+      {
+        env: { ...process.env, DATABASE_URL: srv.databaseUrl },
+      },
+    );
+    return JSON.parse(stdout) as Record<string, unknown>;
+  };
+
+  it('creates an account and a key, adds credits, shows it, disables the key', async () => {
+    const account = await cli('accounts', 'create', '--balance', '3');
+    expect(account.balance_usd).toBe(3);
+    const id = String(account.account_id);
+    const key = await cli('keys', 'create', id);
+    expect(String(key.api_key)).toMatch(/^mg_/);
+    expect((await call(srv, 'GET', '/models', { key: String(key.api_key) })).status).toBe(200);
+    expect((await cli('credits', 'add', id, '1.5')).balance_usd).toBe(4.5);
+    const shown = await cli('accounts', 'show', id);
+    expect(shown.balance_usd).toBe(4.5);
+    expect((shown.ledger as unknown[]).length).toBe(2);
+    await cli('keys', 'disable', String(key.key_id));
+    expectError(await call(srv, 'GET', '/models', { key: String(key.api_key) }), 403, 'FORBIDDEN');
+  });
+
+  it('says what is wrong and exits 1', async () => {
+    await expect(cli('accounts', 'show', '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/not found/),
+    });
+    await expect(cli('credits', 'add', srv.accountId, 'lots')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/US dollars/),
+    });
   });
 });

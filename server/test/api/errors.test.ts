@@ -59,4 +59,17 @@ describe('errors in the envelope', () => {
     expect([200, 503]).toContain(r.status);
     if (r.status === 503) expectError(r, 503 as never, 'INTERNAL_ERROR');
   });
+
+  it('GET /openapi.json serves the core-generated document pointing at this server', async () => {
+    const root = { baseUrl: srv.baseUrl.replace(/\/api\/v3$/, '') };
+    for (const path of ['/openapi.json', '/api/v3/openapi.json']) {
+      const res = await call(root, 'GET', path);
+      expect(res.status).toBe(200);
+      expect(res.body.openapi).toMatch(/^3\./);
+      expect(Object.keys(res.body.paths)).toEqual(
+        expect.arrayContaining(['/models', '/status/{id}', '/moderation']),
+      );
+      expect(res.body.servers[0].url).toBe(srv.baseUrl);
+    }
+  });
 });
