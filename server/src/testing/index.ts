@@ -14,7 +14,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -157,6 +157,9 @@ function spawnServer(
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), 'mediagen-test-'));
+  // mkdtemp makes it 0700; as root the postgres user must be able to enter it, or the cluster would
+  // be relocated under /var/lib/mediagen (see db/embedded.ts). Its own data dir stays 0700.
+  await chmod(dir, 0o755);
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl: string;
   const processes: ServerProcess[] = [];
@@ -165,6 +168,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     if (embedded) {
       await embedded.stop();
       if (embedded.pid) livePostgres.delete(embedded.pid);
+      if (embedded.pgData !== join(dir, 'pg', 'postgres'))
+        await rm(embedded.pgData, { recursive: true, force: true });
     }
     await rm(dir, { recursive: true, force: true });
   };
