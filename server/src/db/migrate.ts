@@ -48,7 +48,6 @@ export async function migrate(pool: Pool, log: (l: string) => void = () => undef
   return applied;
 }
 
-
 /** graphile-worker's logger, showing warnings and errors only. */
 export function quietLogger(): Logger {
   return new Logger(() => (level, message) => {
