@@ -6,5 +6,5 @@ import { config } from '@n8n/node-cli/eslint';
 
 export default [
   ...config,
-  { ignores: ['dist/**', 'node_modules/**', 'test/**', 'build.mjs', 'vitest.config.ts'] },
+  { ignores: ['dist/**', 'node_modules/**', 'test/**', 'build.mjs', 'vitest.config.mts'] },
 ];
