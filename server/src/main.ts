@@ -106,10 +106,11 @@ async function main() {
       if (Date.now() - lastTry < WARM_UP_RETRY_MS && readiness.engines === 'failed') return;
       lastTry = Date.now();
       readiness.engines = 'warming';
-      Promise.all([
-        moderationEngine().then((e) => e.warmUp()),
-        faceEngines().then((f) => f.warmUpFaces()),
-      ]).then(
+      // One after the other: both load TensorFlow.js models.
+      (async () => {
+        await (await moderationEngine()).warmUp();
+        await (await faceEngines()).warmUpFaces();
+      })().then(
         () => {
           readiness.engines = 'ready';
           log.info('moderation and face models loaded: ready');
