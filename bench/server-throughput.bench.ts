@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { startTestServer } from '../server/dist/testing/index.js';
+import type PgModule from 'pg';
 import { machine, writeSection } from './lib/benchDoc.js';
 
 const require = createRequire(new URL('../server/package.json', import.meta.url));
@@ -102,6 +103,30 @@ async function main() {
     const bareSelect = await load({ url: `${bareUrl}/select/1` });
     const status = await load({ url: `${api.baseUrl}/status/${gen.data.id}`, headers: auth }, api.child.pid);
 
+    // Where the submit time goes, at the SQL level (20 concurrent connections, 4 s each): a plain
+    // INSERT against graphile-worker's add_job, whose NOTIFY makes commits queue one behind another.
+    const pg = require('pg') as typeof PgModule;
+    const sqlPool = new pg.Pool({ connectionString: srv.databaseUrl, max: CONNECTIONS });
+    const sqlRate = async (sql: string) => {
+      let n = 0;
+      const end = Date.now() + 4000;
+      await Promise.all(
+        Array.from({ length: CONNECTIONS }, async () => {
+          while (Date.now() < end) {
+            await sqlPool.query(sql);
+            n++;
+          }
+        }),
+      );
+      return n / 4;
+    };
+    const sqlInsert = await sqlRate(`insert into bench_rows (body) values ('{"prompt":"x"}')`);
+    const sqlAddJob = await sqlRate(`select graphile_worker.add_job('bench_noop', '{}'::json)`);
+    await sqlPool.query(
+      `delete from graphile_worker._private_jobs where task_id in (select id from graphile_worker._private_tasks where identifier = 'bench_noop')`,
+    );
+    await sqlPool.end();
+
     const rows: string[] = [];
     const row = (
       what: string,
@@ -126,6 +151,8 @@ Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${mac
 | What | Server | Baseline (same run) | Ratio | Target |
 |---|---|---|---|---|
 ${rows.join('\n')}
+
+At the SQL level in the same run (${CONNECTIONS} connections, no HTTP): a one-row INSERT commits ${sqlInsert.toFixed(0)} times/s, graphile-worker's \`add_job\` ${sqlAddJob.toFixed(0)} times/s (${(sqlAddJob / sqlInsert).toFixed(2)}x): add_job NOTIFYs \`jobs:insert\`, and PostgreSQL serialises the commits of notifying transactions. Every submit enqueues its job in the same transaction as the charge and the row, so submit throughput can never exceed that figure (the submit's other writes, its validation and Express take the rest); batching several submits into one transaction (one \`add_jobs\` call, one NOTIFY) is the way past it and is not done yet.
 
 | API process memory | RSS |
 |---|---|
