@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Config, Human } from '@vladmandic/human';
+import { tfReady } from '../moderation/tfBackend.js';
 import { installFileFetchShim } from './fileFetchShim.js';
 
 const require = createRequire(import.meta.url);
@@ -62,6 +63,11 @@ function humanConfig(modelBasePath: string, wasmPath: string): Partial<Config> {
 let loading: Promise<Human> | undefined;
 
 async function load(): Promise<Human> {
+  // Human shares the process's tfjs engine and wasm backend with the moderation models. Initialise it
+  // through the one shared tfReady() first: if Human's load() called tf.setBackend('wasm') while another
+  // initialisation was pending, tfjs would supersede that one and its caller would get `false`.
+  // Afterwards Human's own setBackend('wasm') only selects the ready backend.
+  await tfReady();
   installFileFetchShim();
   const distDir = dirname(require.resolve('@vladmandic/human'));
   const modelsDir = join(distDir, '..', 'models');

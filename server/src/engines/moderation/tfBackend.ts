@@ -3,6 +3,13 @@
  * process. The .wasm binaries are read from the package's own dist/ folder on disk (setWasmPaths with
  * a filesystem directory), so nothing is fetched from the network. tfjs-node cannot be installed offline
  * and the plain JS cpu backend is about 20x slower, hence wasm.
+ *
+ * The face detector (@vladmandic/human, faces/human.ts) runs on the SAME tfjs engine and wasm backend
+ * (its bundle requires the same @tensorflow/tfjs-core and tfjs-backend-wasm), so this is the one place
+ * that initialises the backend and every tfjs user awaits tfReady() before touching it. Two concurrent
+ * tf.setBackend('wasm') calls on the uninitialised backend start two initialisations; tfjs's engine
+ * then quietly resolves the earlier caller's setBackend with false (its init was superseded), which
+ * made the server's first engine warm-up fail while a retry worked.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -18,7 +25,10 @@ export function wasmDirectory(): string {
   return dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
 }
 
-/** Selects the wasm backend (idempotent) and resolves with the tfjs module nsfwjs also uses. */
+/**
+ * Selects the wasm backend (idempotent; concurrent callers share one initialisation) and resolves with
+ * the tfjs module nsfwjs and human also use.
+ */
 export function tfReady(): Promise<typeof tf> {
   ready ??= (async () => {
     // Quiet the "hi, looks like you are running TensorFlow.js in Node.js" banner.
