@@ -152,7 +152,7 @@ Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${mac
 |---|---|---|---|---|
 ${rows.join('\n')}
 
-At the SQL level in the same run (${CONNECTIONS} connections, no HTTP): a one-row INSERT commits ${sqlInsert.toFixed(0)} times/s, graphile-worker's \`add_job\` ${sqlAddJob.toFixed(0)} times/s (${(sqlAddJob / sqlInsert).toFixed(2)}x): add_job NOTIFYs \`jobs:insert\`, and PostgreSQL serialises the commits of notifying transactions. Every submit enqueues its job in the same transaction as the charge and the row, so submit throughput can never exceed that figure (the submit's other writes, its validation and Express take the rest); batching several submits into one transaction (one \`add_jobs\` call, one NOTIFY) is the way past it and is not done yet.
+At the SQL level in the same run (${CONNECTIONS} connections, no HTTP): a one-row INSERT commits ${sqlInsert.toFixed(0)} times/s, graphile-worker's \`add_job\` ${sqlAddJob.toFixed(0)} times/s (${(sqlAddJob / sqlInsert).toFixed(2)}x): add_job NOTIFYs \`jobs:insert\`, and PostgreSQL serialises the commits of notifying transactions. Every submit enqueues its job in the same transaction as its charge and row, so the server groups the submits that arrive together into one transaction with one \`add_jobs\` call and one NOTIFY (server/src/api/submitBatcher.ts, SQL function \`mediagen_submit_batch\`); each submit is still authenticated, charged, recorded and enqueued in that transaction, in arrival order.
 
 | API process memory | RSS |
 |---|---|

@@ -1,7 +1,8 @@
 /**
- * The write behind submit and face swap: charge + generation row + ledger row + graphile-worker job,
- * all in ONE transaction. Without an Idempotency-Key it is a single SQL statement (data-modifying
- * CTEs run atomically), so a submit costs one round trip; if the balance is short nothing is written.
+ * The write behind face swap and idempotent submits: charge + generation row + ledger row +
+ * graphile-worker job, all in ONE transaction (a single SQL statement: data-modifying CTEs run
+ * atomically); if the balance is short nothing is written. Plain submits go through
+ * api/submitBatcher.ts, which does the same for several submits in one transaction.
  * With an Idempotency-Key (extension) the key row is locked, compared and written in the same
  * transaction: the same key and body within 24 h return the first generation and charge once; the
  * same key with another body is refused with 400.
@@ -9,7 +10,6 @@
 import { createHash } from 'node:crypto';
 import { InsufficientCreditsError } from '../billing/charge.js';
 import { transaction, type Pool, type Queryable } from '../db/pool.js';
-import type { AuthRow } from './auth.js';
 import { ApiError } from './errors.js';
 import { GENERATION_COLUMNS, type GenerationRow } from './generationView.js';
 
@@ -75,65 +75,6 @@ async function insertCharged(db: Queryable, g: NewGeneration): Promise<Generatio
   }
   if (row.jobs !== 1) throw new Error(`expected one job for generation ${row.id}, got ${row.jobs}`);
   return row;
-}
-
-const AUTHENTICATED_INSERT_SQL = `
-with a as (
-  select * from mediagen_authenticate($10, $11, $12)
-), charged as (
-  update accounts set balance_micro = balance_micro - $7::bigint
-  where id = (select account_id from a where state = 'ok') and balance_micro >= $7::bigint returning id
-), gen as (
-  insert into generations (account_id, key_id, kind, model_slug, model_name, task, type, status, params, price_micro)
-  select charged.id, (select key_id from a), $1, $2, $3, $4, $5, 'processing', $6::jsonb, $7::bigint from charged
-  returning ${GENERATION_COLUMNS}, account_id
-), led as (
-  insert into ledger (account_id, kind, amount_micro, generation_id, note)
-  select gen.account_id, 'charge', -$7::bigint, gen.id, $8 from gen
-), job as (
-  select graphile_worker.add_job($9, json_build_object('generation_id', gen.id), max_attempts => ${JOB_MAX_ATTEMPTS}) as j
-  from gen
-)
-select a.key_id, a.account_id, a.state, a.retry_after,
-       gen.id, gen.status, gen.model_name, gen.type, gen.outputs, gen.error_message, gen.created_at,
-       (select count(*) from job)::int as jobs
-from a left join gen on true`;
-
-/**
- * The submit fast path: authentication, rate limit, charge, generation row, ledger row and job in ONE
- * statement (one round trip, one transaction). Returns the authentication outcome and, when the key
- * was usable and the balance enough, the new generation; `row` undefined with state 'ok' means 402.
- */
-export async function createGenerationAuthenticated(
-  pool: Pool,
-  g: Omit<NewGeneration, 'accountId' | 'keyId' | 'idempotencyKey' | 'requestFingerprint'>,
-  auth: [Buffer, number, number],
-): Promise<{ auth: AuthRow; row?: GenerationRow }> {
-  const { rows } = await pool.query<AuthRow & Partial<GenerationRow> & { jobs: number }>(
-    AUTHENTICATED_INSERT_SQL,
-    [
-      g.kind,
-      g.modelSlug,
-      g.modelName,
-      g.task,
-      g.type,
-      JSON.stringify(g.params),
-      g.priceMicro,
-      `${g.modelSlug}/${g.task}`,
-      g.job,
-      ...auth,
-    ],
-  );
-  const r = rows[0]!;
-  const authRow: AuthRow = {
-    key_id: r.key_id,
-    account_id: r.account_id,
-    state: r.state,
-    retry_after: r.retry_after,
-  };
-  if (r.state !== 'ok' || !r.id) return { auth: authRow };
-  if (r.jobs !== 1) throw new Error(`expected one job for generation ${r.id}, got ${r.jobs}`);
-  return { auth: authRow, row: r as GenerationRow };
 }
 
 /** The 402 error for an account whose balance cannot pay `priceMicro`. */

@@ -1,7 +1,7 @@
 /**
  * Schema migrations: the ordered SQL files of src/db/migrations (0001_*.sql, 0002_*.sql, ...) are
  * applied once each, in order, under a PostgreSQL advisory lock so that several processes starting
- * at once do not race; then graphile-worker's own migrations run (its runMigrations).
+ * at once do not race, after graphile-worker's own migrations (its runMigrations).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +19,8 @@ export async function migrate(pool: Pool, log: (l: string) => void = () => undef
   const applied: string[] = [];
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    // graphile-worker's schema first: our functions use its types (job_spec) and add_jobs.
+    await runMigrations({ pgPool: pool, logger: quietLogger() });
     await client.query(
       `create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())`,
     );
@@ -40,7 +42,6 @@ export async function migrate(pool: Pool, log: (l: string) => void = () => undef
       applied.push(file);
       log(`applied migration ${file}`);
     }
-    await runMigrations({ pgPool: pool, logger: quietLogger() });
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     client.release();

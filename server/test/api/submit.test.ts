@@ -199,6 +199,29 @@ describe('submit: errors and limits', () => {
     ).toBe(202);
   });
 
+  it('concurrent submits (grouped into one transaction) are charged one by one: exactly what the balance pays', async () => {
+    const a = await srv.createAccount(0.07);
+    const other = await srv.createAccount(1);
+    const bad = await admin(srv, 'POST', `/accounts/${other.accountId}/keys`, {});
+    await admin(srv, 'POST', `/keys/${bad.body.data.key_id}/disable`);
+    const results = await Promise.all([
+      ...Array.from({ length: 30 }, (_, i) =>
+        submit('scene-painter', 'text-to-image', { prompt: `burst ${i}` }, a.apiKey),
+      ),
+      submit('scene-painter', 'text-to-image', { prompt: 'disabled' }, bad.body.data.api_key),
+      submit('scene-painter', 'text-to-image', { prompt: 'other' }, other.apiKey),
+    ]);
+    const mine = results.slice(0, 30);
+    expect(mine.filter((r) => r.status === 202)).toHaveLength(7);
+    for (const r of mine.filter((x) => x.status !== 202)) expectError(r, 402, 'PAYMENT_REQUIRED');
+    expectError(results[30]!, 403, 'FORBIDDEN');
+    expect(results[31]!.status).toBe(202);
+    const view = await accountView(srv, a.accountId);
+    expect(view.balance_usd).toBe(0);
+    expect(view.ledger.filter((l) => l.kind === 'charge')).toHaveLength(7);
+    expect(new Set(mine.filter((r) => r.status === 202).map((r) => r.body.data.id)).size).toBe(7);
+  });
+
   it('400 naming the field: missing prompt, unknown field, wrong enum, invalid media URL', async () => {
     expect(expectError(await submit('scene-painter', 'text-to-image', {}), 400, 'VALIDATION_ERROR')).toMatch(
       /prompt/,

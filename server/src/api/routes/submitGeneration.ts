@@ -15,13 +15,10 @@ import type { GenerationModelEntry } from '../../catalog/catalog.js';
 import { PricingError, priceMicro } from '../../billing/pricing.js';
 import type { AppContext } from '../../context.js';
 import { builtInVoices } from '../../engines/registry.js';
+import { hashApiKey } from '../../accounts/apiKeys.js';
+import { SubmitBatcher } from '../submitBatcher.js';
 import { AUTHENTICATE_SQL, authParams, bearerKey, checkAuth, type AuthRow } from '../auth.js';
-import {
-  createGeneration,
-  createGenerationAuthenticated,
-  IDEMPOTENCY_KEY_PATTERN,
-  insufficientCredits,
-} from '../createGeneration.js';
+import { createGeneration, IDEMPOTENCY_KEY_PATTERN, insufficientCredits } from '../createGeneration.js';
 import { ApiError, route } from '../errors.js';
 import { generationView } from '../generationView.js';
 
@@ -120,10 +117,11 @@ async function checkRequest(ctx: AppContext, req: Request) {
 
 /**
  * Mounted without the auth middleware: a valid request is authenticated, rate-limited, charged and
- * enqueued in one statement. Any problem found before the database (404, 400) is answered only after
+ * enqueued in one transaction, grouped with concurrent submits (api/submitBatcher.ts). Any problem found before the database (404, 400) is answered only after
  * the key was checked, so a bad key is still a 401 first.
  */
 export function submitGeneration(ctx: AppContext): RequestHandler {
+  const batcher = new SubmitBatcher(ctx.pool, ctx.config.rateLimit);
   return route(async (req, res) => {
     const header = req.headers.authorization;
     const key = bearerKey(header);
@@ -151,7 +149,7 @@ export function submitGeneration(ctx: AppContext): RequestHandler {
       job: 'generate',
     };
     if (idempotencyKey === undefined) {
-      const { auth, row } = await createGenerationAuthenticated(ctx.pool, generation, authParams(ctx, key));
+      const { auth, row } = await batcher.submit(generation, hashApiKey(key));
       if (!checkAuth(ctx, res, header, auth)) return;
       if (!row) throw await insufficientCredits(ctx.pool, auth.account_id!, price);
       res.status(202).json({ success: true, data: generationView(row, ctx.signer) });
