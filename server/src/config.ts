@@ -76,6 +76,11 @@ const Env = z.object({
     .min(1, { error: 'must be at least 1' })
     .max(64, { error: 'must be at most 64' })
     .default(2),
+  MEDIAGEN_OUTPUT_RETENTION_GRACE_HOURS: z.coerce
+    .number({ error: 'must be a number of hours' })
+    .min(0, { error: 'must be at least 0' })
+    .max(8760, { error: 'must be at most 8760 (a year)' })
+    .default(24),
   MEDIAGEN_RATE_LIMIT: rateLimit.default(() => ({ perSecond: 20, burst: 40 })),
   MEDIAGEN_ALLOW_PRIVATE_URLS: booleanString.default(false),
   MEDIAGEN_CATALOG: z.string().min(1).optional(),
@@ -94,6 +99,11 @@ export interface Config {
   signingSecret: string | undefined;
   adminToken: string | undefined;
   workerConcurrency: number;
+  /**
+   * Output files (and face crops) are deleted this long after their signed URLs expired (7 days after
+   * the generation): a grace for clocks and for downloads started just before the expiry.
+   */
+  outputRetentionGraceHours: number;
   rateLimit: RateLimit | null;
   allowPrivateUrls: boolean;
   catalogPath: string;
@@ -131,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signingSecret: e.MEDIAGEN_SIGNING_SECRET,
     adminToken: e.MEDIAGEN_ADMIN_TOKEN,
     workerConcurrency: e.MEDIAGEN_WORKER_CONCURRENCY,
+    outputRetentionGraceHours: e.MEDIAGEN_OUTPUT_RETENTION_GRACE_HOURS,
     rateLimit: e.MEDIAGEN_RATE_LIMIT,
     allowPrivateUrls: e.MEDIAGEN_ALLOW_PRIVATE_URLS,
     catalogPath,

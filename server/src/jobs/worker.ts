@@ -6,7 +6,7 @@
  * job throws and graphile-worker hands it back (fail_job), so it runs again a few seconds later.
  */
 import { EventEmitter } from 'node:events';
-import { run, type Runner, type WorkerEvents } from 'graphile-worker';
+import { parseCronItems, run, type Runner, type WorkerEvents } from 'graphile-worker';
 import type { TaskName } from '@mediagen/core';
 import { engineIdFor } from '../catalog/catalog.js';
 import type { AppContext } from '../context.js';
@@ -15,6 +15,7 @@ import { quietLogger } from '../db/migrate.js';
 import { WorkerRegistry } from './recovery.js';
 import { faceSwapTask } from './tasks/faceSwap.js';
 import { generateTask } from './tasks/generate.js';
+import { PURGE_SCHEDULE, PURGE_TASK, purgeExpiredOutputsTask } from './tasks/purgeExpiredOutputs.js';
 
 export interface WorkerHandle {
   runner: Runner;
@@ -58,7 +59,18 @@ export async function startWorker(ctx: AppContext): Promise<WorkerHandle> {
     taskList: {
       generate: generateTask(ctx),
       face_swap: faceSwapTask(ctx),
+      [PURGE_TASK]: purgeExpiredOutputsTask(ctx),
     },
+    // graphile-worker's cron: every process runs the scheduler, its known_crontabs table lets one of
+    // them add the job per tick; the job key keeps at most one pending purge job (no backfill).
+    parsedCronItems: parseCronItems([
+      {
+        task: PURGE_TASK,
+        match: PURGE_SCHEDULE,
+        identifier: PURGE_TASK,
+        options: { backfillPeriod: 0, maxAttempts: 3, jobKey: PURGE_TASK, jobKeyMode: 'replace' },
+      },
+    ]),
   });
   let stopped = false;
   return {

@@ -1,6 +1,6 @@
 /** The file-system store: objects are files under MEDIAGEN_STORAGE_DIR. */
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isValidKey, type Storage, type StoredObject } from './storage.js';
 
@@ -50,5 +50,13 @@ export class LocalStorage implements Storage {
 
   async localPath(key: string): Promise<string | null> {
     return (await this.size(key)) === null ? null : this.pathOf(key);
+  }
+
+  async delete(key: string): Promise<void> {
+    const target = this.pathOf(key);
+    await rm(target, { force: true });
+    // Remove the object's folder once empty (generations/<id>/, faces/<batch>/), never a top-level one
+    // (another process may be creating a key in it). A folder still in use makes rmdir fail: fine.
+    if (key.split('/').length >= 3) await rmdir(dirname(target)).catch(() => undefined);
   }
 }

@@ -19,6 +19,8 @@ export interface Storage {
   size(key: string): Promise<number | null>;
   /** A local path for the object when the store is a file system (lets jobs skip a download). */
   localPath?(key: string): Promise<string | null>;
+  /** Deletes an object; an absent one is not an error (deleting twice is safe). */
+  delete(key: string): Promise<void>;
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

@@ -51,10 +51,19 @@ export function detectFacesRoute(ctx: AppContext): RequestHandler {
       const batch = randomUUID();
       const now = new Date();
       const urls: string[] = [];
+      const keys: string[] = [];
       for (const [i, face] of faces.entries()) {
         const key = `faces/${batch}/face-${i + 1}.png`;
         await ctx.storage.putBuffer(key, face.crop);
+        keys.push(key);
         urls.push(ctx.signer.sign(key, now).url);
+      }
+      // Recorded so that jobs/tasks/purgeExpiredOutputs.ts deletes them once their URLs expired.
+      if (keys.length > 0) {
+        await ctx.pool.query(
+          `insert into face_crops (key, created_at) select unnest($1::text[]), $2 on conflict do nothing`,
+          [keys, now],
+        );
       }
       res.json({
         success: true,

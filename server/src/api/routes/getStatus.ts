@@ -40,7 +40,8 @@ export function getStatus(ctx: AppContext, events: GenerationEvents): RequestHan
     const valid = UUID.test(id);
     const { rows } = await ctx.pool.query<AuthRow & Partial<GenerationRow>>(
       `select a.key_id, a.account_id, a.state, a.retry_after,
-              g.id, g.status, g.model_name, g.type, g.outputs, g.error_message, g.created_at
+              g.id, g.status, g.model_name, g.type, g.outputs, g.error_message, g.created_at,
+              g.outputs_purged_at
        from ${AUTHENTICATE_SQL} a
        left join generations g on a.state = 'ok' and g.id = $4 and g.account_id = a.account_id`,
       [...authParams(ctx, key), valid ? id : null],
