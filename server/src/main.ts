@@ -106,7 +106,8 @@ async function main() {
       if (Date.now() - lastTry < WARM_UP_RETRY_MS && readiness.engines === 'failed') return;
       lastTry = Date.now();
       readiness.engines = 'warming';
-      // One after the other: both load TensorFlow.js models.
+      // One after the other, so the log says which failed; the shared TensorFlow.js wasm backend is
+      // initialised once (engines/moderation/tfBackend.ts), so the order is not needed for correctness.
       (async () => {
         await (await moderationEngine()).warmUp();
         await (await faceEngines()).warmUpFaces();
