@@ -197,12 +197,14 @@ describe('generate', () => {
   it('with a short configured maximum, returns processing with the sentence instead of blocking', async () => {
     const short = await connectInProcess({ maxWaitSeconds: 1 });
     try {
+      // 120 s of music takes several CPU seconds even on an idle machine, far more than the 1 s wait
+      // (a short 480p video once finished inside it on a quiet machine and made this test flaky).
       const result = await short.client.callTool({
         name: 'generate',
         arguments: {
-          model: videoModel.slug,
-          task: 'text-to-video',
-          params: { prompt: 'waves on a beach', duration: '4', resolution: '480p' },
+          model: modelFor('text-to-music').slug,
+          task: 'text-to-music',
+          params: { prompt: 'slow ambient pads in D minor', duration: '120' },
         },
       });
       expect(result.isError, textOf(result)).toBeFalsy();
