@@ -11,7 +11,6 @@ import { connectInProcess, contentOf, fixtureUrl, jsonTextOf, textOf } from './h
 let mcp: Awaited<ReturnType<typeof connectInProcess>>;
 let models: Model[];
 let imageModel: Model;
-let videoModel: Model;
 
 function modelFor(task: string): Model {
   const found = models.find((m) => m.tasks.includes(task));
@@ -24,7 +23,6 @@ beforeAll(async () => {
   const result = await mcp.client.callTool({ name: 'list_models', arguments: {} });
   models = (result.structuredContent as { models: Model[] }).models;
   imageModel = modelFor('text-to-image');
-  videoModel = modelFor('text-to-video');
 });
 
 afterAll(async () => {
