@@ -1,5 +1,5 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import { MediaGenError, RateLimitedError, type Generation } from '@mediagen/core';
+import { MediaGenError, mimeTypeForExtension, RateLimitedError, type Generation } from '@mediagen/core';
 
 /**
  * Tool results, one shape for every tool:
@@ -27,23 +27,6 @@ export function failure(message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: message }] };
 }
 
-const EXTENSIONS: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  mkv: 'video/x-matroska',
-  mov: 'video/quicktime',
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  m4a: 'audio/mp4',
-  ogg: 'audio/ogg',
-  flac: 'audio/flac',
-};
-
 const TYPE_FALLBACK: Record<string, string> = {
   image: 'image/png',
   video: 'video/mp4',
@@ -59,7 +42,7 @@ export function mimeTypeOf(url: string, type: string): string {
     // not absolute: use as is
   }
   const ext = /\.([a-z0-9]{2,5})$/i.exec(path)?.[1]?.toLowerCase();
-  return (ext && EXTENSIONS[ext]) ?? TYPE_FALLBACK[type] ?? 'application/octet-stream';
+  return (ext && mimeTypeForExtension(ext)) ?? TYPE_FALLBACK[type] ?? 'application/octet-stream';
 }
 
 function fileNameOf(url: string, fallback: string): string {

@@ -52,3 +52,17 @@ describe('media URL fields', () => {
     expect(MEDIA_FIELD_KINDS['image-to-video'].image).toBe('image');
   });
 });
+
+describe('mimeTypeForExtension', () => {
+  it('maps every input format the spec names, with or without the dot, in any case', async () => {
+    const { INPUT_MEDIA_FORMATS, mimeTypeForExtension } = await import('../src/index.js');
+    for (const ext of Object.values(INPUT_MEDIA_FORMATS).flat()) {
+      expect(mimeTypeForExtension(ext), ext).toMatch(/^(image|video|audio)\//);
+    }
+    expect(mimeTypeForExtension('.JPG')).toBe('image/jpeg');
+    expect(mimeTypeForExtension('mkv')).toBe('video/x-matroska');
+    expect(mimeTypeForExtension('m4a')).toBe('audio/mp4');
+    expect(mimeTypeForExtension('exe')).toBeUndefined();
+    expect(mimeTypeForExtension('constructor')).toBeUndefined();
+  });
+});

@@ -4,6 +4,7 @@
  * Keys are relative paths made of [A-Za-z0-9._-] segments, e.g. `generations/<id>/<id>-1.png`.
  */
 import type { Readable } from 'node:stream';
+import { mimeTypeForExtension } from '@mediagen/core';
 
 export interface StoredObject {
   size: number;
@@ -31,23 +32,6 @@ export function isValidKey(key: string): boolean {
 }
 
 /** MIME type of a stored object from its extension (we name every file we store). */
-export const MIME_BY_EXT: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  mkv: 'video/x-matroska',
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  m4a: 'audio/mp4',
-  ogg: 'audio/ogg',
-  flac: 'audio/flac',
-};
-
 export function mimeOfKey(key: string): string {
-  const ext = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
-  return MIME_BY_EXT[ext] ?? 'application/octet-stream';
+  return mimeTypeForExtension(key.slice(key.lastIndexOf('.') + 1)) ?? 'application/octet-stream';
 }

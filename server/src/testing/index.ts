@@ -18,13 +18,13 @@ import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDatabase } from '../db/database.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { createPool } from '../db/pool.js';
-import { MIME_BY_EXT } from '../storage/storage.js';
+import { mimeOfKey } from '../storage/storage.js';
 
 export const MAIN_JS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');
 
@@ -287,7 +287,7 @@ export async function startFileServer(dir: string): Promise<FileServer> {
         return;
       }
       res.writeHead(200, {
-        'content-type': MIME_BY_EXT[extname(file).slice(1).toLowerCase()] ?? 'application/octet-stream',
+        'content-type': mimeOfKey(file),
         'content-length': String(s.size),
       });
       if (req.method === 'HEAD') res.end();
