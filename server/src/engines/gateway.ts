@@ -18,7 +18,7 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isTaskName, type Generation, type MediaGenClient } from '@mediagen/core';
+import { isTaskName, TASK_NAMES, type Generation, type MediaGenClient } from '@mediagen/core';
 import { createClient } from '@mediagen/core/undici';
 import {
   EngineError,
@@ -150,16 +150,6 @@ async function run(input: EngineInput): Promise<EngineOutput> {
 
 export const gatewayEngine: GenerationEngine = {
   id: 'gateway',
-  tasks: [
-    'text-to-image',
-    'image-to-image',
-    'text-to-video',
-    'image-to-video',
-    'reference-to-video',
-    'video-to-video',
-    'video-extend',
-    'text-to-speech',
-    'text-to-music',
-  ],
+  tasks: TASK_NAMES,
   run,
 };
