@@ -7,14 +7,18 @@ import { scoreTextDetailed } from '../../../src/engines/moderation/text/scoreTex
 import { FIXTURES } from './fixtures.js';
 
 type Cases = Record<string, Record<ModerationPolicyName, { flag: string[]; ok: string[] }>>;
-const { cases } = JSON.parse(readFileSync(FIXTURES + 'text-cases.json', 'utf8')) as { cases: Cases };
+const load = (file: string) => (JSON.parse(readFileSync(FIXTURES + file, 'utf8')) as { cases: Cases }).cases;
 const POLICIES: ModerationPolicyName[] = ['nsfw', 'violence', 'hate'];
+const cases = load('text-cases.json');
 
-const rows = Object.entries(cases).flatMap(([lang, policies]) =>
-  POLICIES.flatMap((policy) => [
-    ...policies[policy].flag.map((text) => ({ lang, policy, text, flag: true })),
-    ...policies[policy].ok.map((text) => ({ lang, policy, text, flag: false })),
-  ]),
+/** The development set (the first blind set folded in) and the held-out set: every sentence must pass. */
+const rows = (['text-cases.json', 'text-heldout.json'] as const).flatMap((set) =>
+  Object.entries(load(set)).flatMap(([lang, policies]) =>
+    POLICIES.flatMap((policy) => [
+      ...policies[policy].flag.map((text) => ({ set, lang, policy, text, flag: true })),
+      ...policies[policy].ok.map((text) => ({ set, lang, policy, text, flag: false })),
+    ]),
+  ),
 );
 
 describe('text moderation: hand-written sentences in the 12 spec languages', () => {
@@ -32,7 +36,7 @@ describe('text moderation: hand-written sentences in the 12 spec languages', () 
     }
   });
 
-  it.each(rows)('$lang $policy flag=$flag: $text', async ({ text, policy, flag }) => {
+  it.each(rows)('$set $lang $policy flag=$flag: $text', async ({ text, policy, flag }) => {
     const details = await scoreTextDetailed(text, policy);
     const why = JSON.stringify(details.evidence.map((e) => [e.lang, e.rule, e.term, e.weight.toFixed(2)]));
     if (flag) expect(details.score, why).toBeGreaterThanOrEqual(0.5);

@@ -6,6 +6,13 @@ import {
   calibrate,
   scoreTextDetailed,
 } from '../../../src/engines/moderation/text/scoreText.js';
+import type { TextLanguage } from '../../../src/engines/moderation/text/languages.js';
+import {
+  compileTerms,
+  findTerms,
+  longestMatches,
+  prepareSentence,
+} from '../../../src/engines/moderation/text/matchTerms.js';
 import {
   normalize,
   splitSentences,
@@ -138,5 +145,87 @@ describe('scoring rules', () => {
       expect(w).toBeGreaterThan(0);
       expect(w).toBeLessThanOrEqual(1);
     }
+  });
+});
+
+describe('constructions: word classes and gaps', () => {
+  const classes = { body: compileTerms(['skull', 'legs'], 'en'), poss: compileTerms(['his', 'her'], 'en') };
+  const find = (text: string, terms: string[], lang: TextLanguage = 'en') =>
+    findTerms(
+      prepareSentence(normalize(text, lang), lang),
+      compileTerms(terms, lang, lang === 'en' ? classes : {}),
+    );
+
+  it('matches a class slot and a gap of up to N words', () => {
+    const term = ['crack ~2 {poss} {body}'];
+    expect(find("I'll crack his skull", term)).toHaveLength(1);
+    expect(find('I will crack both of his legs', term)).toHaveLength(1);
+    expect(find('I will crack the eggs', term)).toHaveLength(0);
+    expect(find('crack open the box with his legs', term)).toHaveLength(0);
+  });
+
+  it('records what a gap swallowed, so a negation there negates the match', async () => {
+    const [m] = find('they are not criminals', ['they are ~2 criminals']);
+    expect(m!.gaps).toEqual([[2, 3]]);
+    const negated = await scoreTextDetailed('Immigrants are not criminals.', 'hate');
+    expect(negated.score).toBeLessThan(0.5);
+    expect(negated.evidence.some((e) => e.rule === 'hateGroupPredicate' && e.negated)).toBe(true);
+    expect((await scoreTextDetailed('Immigrants are criminals.', 'hate')).score).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('rejects a term that names an unknown class', () => {
+    expect(() => compileTerms(['{nope} x'], 'en')).toThrow(/unknown word class \{nope\}/);
+  });
+
+  it('compiles zh/ja constructions to regular expressions', () => {
+    const zh = { body: compileTerms(['脑袋', '腿'], 'zh') };
+    const terms = compileTerms(['砸烂~1{body}'], 'zh', zh);
+    expect(terms[0]!.regex).toBeInstanceOf(RegExp);
+    const hit = findTerms(prepareSentence('我就砸烂他脑袋', 'zh'), terms);
+    expect(hit).toEqual([expect.objectContaining({ start: 2, end: 7 })]);
+    expect(findTerms(prepareSentence('砸烂了一个杯子', 'zh'), terms)).toHaveLength(0);
+  });
+
+  it('prefers the construction that needed no gap when two cover the same words', () => {
+    const all = find('they are nothing but thieves', ['they are ~2 thieves', 'they are nothing but thieves']);
+    expect(all).toHaveLength(2);
+    expect(longestMatches(all)[0]!.term).toBe('they are nothing but thieves');
+  });
+});
+
+describe('construction rules in every language', () => {
+  it.each([
+    ['en', 'violence', "If I catch him again I'm going to smash his face in."],
+    ['en', 'violence', 'Somebody should strangle that politician.'],
+    ['fr', 'violence', 'Je te défonce la gueule si tu reviens.'],
+    ['es', 'violence', 'Como te vea otra vez, te rompo las piernas.'],
+    ['de', 'violence', 'Ich breche dir alle Knochen, wenn du nochmal kommst.'],
+    ['it', 'violence', 'Ti rompo le gambe se ti rivedo qui.'],
+    ['pt', 'violence', 'Juro que te quebro os dentes.'],
+    ['nl', 'violence', 'Ik sla je kop in als je terugkomt.'],
+    ['ru', 'violence', 'Сломаю тебе ноги, если ещё раз придёшь.'],
+    ['ar', 'violence', 'سأقطع يده إذا لمسها.'],
+    ['zh', 'violence', '我要把他的头打爆。'],
+    ['ja', 'violence', 'お前の腕をへし折ってやる。'],
+    ['ko', 'violence', '다시 마주치면 얼굴을 박살 내 버릴 거야.'],
+    ['en', 'hate', 'Muslims are all terrorists and should be thrown out.'],
+    ['ko', 'hate', '난민들은 전부 범죄자들이다, 쫓아내야 한다.'],
+    ['en', 'nsfw', 'Message me for my spicy pics, only $5.'],
+    ['pt', 'nsfw', 'Vamos foder a noite toda, gostosa.'],
+  ] as const)('%s %s flags: %s', async (_lang, policy, text) => {
+    expect((await scoreTextDetailed(text, policy)).score).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it.each([
+    ['en', 'violence', 'The chef cracked the eggs and beat them with a whisk.'],
+    ['en', 'violence', "Police said the man threatened to crack his neighbour's skull with a hammer."],
+    ['en', 'violence', 'I would never break his nose, I just want him to apologise.'],
+    ['es', 'violence', 'Corta la cabeza del pescado y quita las espinas.'],
+    ['ja', 'violence', '彼はこのプロジェクトのために骨を折ってくれた。'],
+    ['ru', 'hate', 'Мигранты часто становятся жертвами преступников.'],
+    ['zh', 'hate', '移民不是罪犯，研究显示。'],
+    ['en', 'nsfw', 'DM me for the recipe and the photos of the cake.'],
+  ] as const)('%s %s stays below the threshold: %s', async (_lang, policy, text) => {
+    expect((await scoreTextDetailed(text, policy)).score).toBeLessThan(0.5);
   });
 });

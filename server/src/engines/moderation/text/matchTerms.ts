@@ -5,13 +5,20 @@
 import { isUnspaced, type TextLanguage } from './languages.js';
 import { isQuoted, normalize, quotedRanges, wordBoundaries, wordTokens, type WordToken } from './tokenize.js';
 
-type WordPattern = { kind: 'exact' | 'prefix' | 'suffix'; text: string };
+type WordPattern =
+  | { kind: 'exact' | 'prefix' | 'suffix'; text: string }
+  /** `{name}`: any term of the lexicon's word class `name` (a term may be several words). */
+  | { kind: 'class'; name: string; terms: readonly CompiledTerm[] }
+  /** `~N`: 0 to N words of any kind (zh/ja: 0 to N characters). */
+  | { kind: 'gap'; max: number };
 
 export interface CompiledTerm {
   source: string;
   words: WordPattern[];
-  /** For unspaced languages: the normalised substring. */
+  /** For unspaced languages: the normalised substring (terms without classes or gaps). */
   substring: string;
+  /** For unspaced languages: the term as a regular expression (terms with classes or gaps). */
+  regex?: RegExp;
 }
 
 export interface TermMatch {
@@ -20,9 +27,55 @@ export interface TermMatch {
   start: number;
   end: number;
   quoted: boolean;
+  /** Ranges inside the match that `~N` gaps swallowed (a negation there negates the match). */
+  gaps?: Array<[number, number]>;
 }
 
-export function compileTerms(terms: readonly string[], lang: TextLanguage): CompiledTerm[] {
+/** Compiled word classes a term may refer to as `{name}`. */
+export type TermClasses = Readonly<Record<string, readonly CompiledTerm[]>>;
+
+const SLOT = /\{([a-z0-9_]+)\}|~(\d+)/g;
+
+function classTerms(classes: TermClasses, name: string, source: string): readonly CompiledTerm[] {
+  const terms = classes[name];
+  if (!terms) throw new Error(`lexicon term "${source}" names an unknown word class {${name}}`);
+  return terms;
+}
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** zh/ja: `{class}` becomes an alternation of the class's substrings, `~N` up to N characters. */
+function unspacedRegex(norm: string, classes: TermClasses, source: string): RegExp | undefined {
+  if (!/\{[a-z0-9_]+\}|~\d/.test(norm)) return undefined;
+  let pattern = '';
+  let last = 0;
+  for (const m of norm.matchAll(SLOT)) {
+    pattern += escapeRegex(norm.slice(last, m.index).replace(/\s+/g, ''));
+    if (m[1]) {
+      const alternatives = classTerms(classes, m[1], source)
+        .map((t) => t.substring.replace(/\s+/g, ''))
+        .filter(Boolean)
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegex);
+      pattern += `(?:${alternatives.join('|')})`;
+    } else pattern += `.{0,${m[2]}}`;
+    last = m.index + m[0].length;
+  }
+  pattern += escapeRegex(norm.slice(last).replace(/\s+/g, ''));
+  return new RegExp(pattern, 'gu');
+}
+
+/**
+ * Compiles lexicon terms. Besides plain words (`word`, `word*` prefix, `*word` suffix) a term may hold
+ * `{name}`, any term of word class `name` from `classes`, and `~N`, a gap of up to N words, so one
+ * term states a construction: `{harm} ~2 {possessive} {body}` reads "crack his skull", "smash both
+ * her knees".
+ */
+export function compileTerms(
+  terms: readonly string[],
+  lang: TextLanguage,
+  classes: TermClasses = {},
+): CompiledTerm[] {
   return terms.map((source) => {
     const norm = normalize(source, lang).trim();
     const words = norm
@@ -30,15 +83,27 @@ export function compileTerms(terms: readonly string[], lang: TextLanguage): Comp
       .split(/\s+/)
       .filter(Boolean)
       .map((w): WordPattern => {
+        const slot = /^\{([a-z0-9_]+)\}$/.exec(w);
+        if (slot) return { kind: 'class', name: slot[1]!, terms: classTerms(classes, slot[1]!, source) };
+        const gap = /^~(\d+)$/.exec(w);
+        if (gap) return { kind: 'gap', max: Number(gap[1]) };
         if (w.length > 1 && w.endsWith('*')) return { kind: 'prefix', text: w.slice(0, -1) };
         if (w.length > 1 && w.startsWith('*')) return { kind: 'suffix', text: w.slice(1) };
         return { kind: 'exact', text: w };
       });
-    return { source, words, substring: norm.replace(/\*/g, '') };
+    const compiled: CompiledTerm = { source, words, substring: norm.replace(/\*/g, '') };
+    if (isUnspaced(lang)) {
+      const regex = unspacedRegex(norm.replace(/\*/g, ''), classes, source);
+      if (regex) compiled.regex = regex;
+    }
+    return compiled;
   });
 }
 
-function wordMatches(pattern: WordPattern, token: WordToken): boolean {
+function wordMatches(
+  pattern: { kind: 'exact' | 'prefix' | 'suffix'; text: string },
+  token: WordToken,
+): boolean {
   return token.forms.some((form) =>
     pattern.kind === 'exact'
       ? form === pattern.text
@@ -46,6 +111,46 @@ function wordMatches(pattern: WordPattern, token: WordToken): boolean {
         ? form.startsWith(pattern.text)
         : form.endsWith(pattern.text),
   );
+}
+
+/**
+ * Matches `words[k..]` at token `i`; answers the end token (exclusive) or -1. Gaps take as few words
+ * as they can; the token ranges they swallowed are pushed on `gaps`.
+ */
+function matchWords(
+  words: readonly WordPattern[],
+  k: number,
+  tokens: readonly WordToken[],
+  i: number,
+  gaps: Array<[number, number]>,
+): number {
+  if (k === words.length) return i;
+  const w = words[k]!;
+  if (w.kind === 'gap') {
+    for (let g = 0; g <= w.max && i + g <= tokens.length; g += 1) {
+      const end = matchWords(words, k + 1, tokens, i + g, gaps);
+      if (end >= 0) {
+        if (g > 0) gaps.push([i, i + g]);
+        return end;
+      }
+    }
+    return -1;
+  }
+  if (w.kind === 'class') {
+    for (const term of w.terms) {
+      const inner: Array<[number, number]> = [];
+      const mid = matchWords(term.words, 0, tokens, i, inner);
+      if (mid < 0 || mid === i) continue;
+      const end = matchWords(words, k + 1, tokens, mid, gaps);
+      if (end >= 0) {
+        gaps.push(...inner);
+        return end;
+      }
+    }
+    return -1;
+  }
+  if (i >= tokens.length || !wordMatches(w, tokens[i]!)) return -1;
+  return matchWords(words, k + 1, tokens, i + 1, gaps);
 }
 
 /** A normalised sentence ready for matching. */
@@ -78,22 +183,44 @@ interface TermIndex {
 const PREFIX_KEY = 2;
 const indexes = new WeakMap<readonly CompiledTerm[], TermIndex>();
 
+/**
+ * The index keys a term can start with: its first word, or for a `{class}` the first words of the
+ * class's terms. `undefined`: the term can start anywhere (suffix, short prefix, gap), check it always.
+ */
+function startKeys(words: readonly WordPattern[], depth = 0): WordPattern[] | undefined {
+  const first = words[0];
+  if (!first || depth > 3) return undefined;
+  if (first.kind === 'exact') return [first];
+  if (first.kind === 'prefix' && first.text.length >= PREFIX_KEY) return [first];
+  if (first.kind !== 'class') return undefined;
+  const keys: WordPattern[] = [];
+  for (const t of first.terms) {
+    const k = startKeys(t.words, depth + 1);
+    if (!k) return undefined;
+    keys.push(...k);
+  }
+  return keys;
+}
+
 function termIndex(terms: readonly CompiledTerm[]): TermIndex {
   let index = indexes.get(terms);
   if (!index) {
     const built: TermIndex = { exact: new Map(), prefix: new Map(), other: [] };
     const push = (map: Map<string, CompiledTerm[]>, key: string, term: CompiledTerm) => {
       const list = map.get(key);
-      if (list) list.push(term);
-      else map.set(key, [term]);
+      if (!list) map.set(key, [term]);
+      else if (!list.includes(term)) list.push(term);
     };
     for (const term of terms) {
-      const first = term.words[0];
-      if (!first) continue;
-      if (first.kind === 'exact') push(built.exact, first.text, term);
-      else if (first.kind === 'prefix' && first.text.length >= PREFIX_KEY) {
-        push(built.prefix, first.text.slice(0, PREFIX_KEY), term);
-      } else built.other.push(term);
+      const keys = startKeys(term.words);
+      if (!keys) {
+        built.other.push(term);
+        continue;
+      }
+      for (const key of keys) {
+        if (key.kind === 'exact') push(built.exact, key.text, term);
+        else if (key.kind === 'prefix') push(built.prefix, key.text.slice(0, PREFIX_KEY), term);
+      }
     }
     index = built;
     indexes.set(terms, index);
@@ -101,26 +228,43 @@ function termIndex(terms: readonly CompiledTerm[]): TermIndex {
   return index;
 }
 
-export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTerm[]): TermMatch[] {
+function findUnspaced(sentence: PreparedSentence, terms: readonly CompiledTerm[]): TermMatch[] {
   const matches: TermMatch[] = [];
-  if (isUnspaced(sentence.lang)) {
-    for (const term of terms) {
-      const needle = term.substring.replace(/\s+/g, '');
-      if (!needle) continue;
-      let from = 0;
-      for (;;) {
-        const at = sentence.text.indexOf(needle, from);
-        if (at < 0) break;
-        const end = at + needle.length;
-        const whole = sentence.boundaries.has(at) && sentence.boundaries.has(end);
-        if (needle.length > 1 || whole) {
-          matches.push({ term: term.source, start: at, end, quoted: isQuoted(sentence.quotes, at, end) });
-        }
-        from = at + 1;
+  for (const term of terms) {
+    if (term.regex) {
+      term.regex.lastIndex = 0;
+      for (const m of sentence.text.matchAll(term.regex)) {
+        if (!m[0]) continue;
+        const end = m.index + m[0].length;
+        matches.push({
+          term: term.source,
+          start: m.index,
+          end,
+          quoted: isQuoted(sentence.quotes, m.index, end),
+        });
       }
+      continue;
     }
-    return matches;
+    const needle = term.substring.replace(/\s+/g, '');
+    if (!needle) continue;
+    let from = 0;
+    for (;;) {
+      const at = sentence.text.indexOf(needle, from);
+      if (at < 0) break;
+      const end = at + needle.length;
+      const whole = sentence.boundaries.has(at) && sentence.boundaries.has(end);
+      if (needle.length > 1 || whole) {
+        matches.push({ term: term.source, start: at, end, quoted: isQuoted(sentence.quotes, at, end) });
+      }
+      from = at + 1;
+    }
   }
+  return matches;
+}
+
+export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTerm[]): TermMatch[] {
+  if (isUnspaced(sentence.lang)) return findUnspaced(sentence, terms);
+  const matches: TermMatch[] = [];
   const { tokens } = sentence;
   const index = termIndex(terms);
   for (let i = 0; i < tokens.length; i += 1) {
@@ -130,11 +274,12 @@ export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTe
       for (const t of index.prefix.get(form.slice(0, PREFIX_KEY)) ?? []) candidates.add(t);
     }
     for (const term of candidates) {
-      const n = term.words.length;
-      if (n === 0 || i + n > tokens.length) continue;
-      let ok = true;
-      for (let k = 0; k < n && ok; k += 1) ok = wordMatches(term.words[k]!, tokens[i + k]!);
-      if (ok) matches.push({ term: term.source, start: i, end: i + n, quoted: tokens[i]!.quoted });
+      const gaps: Array<[number, number]> = [];
+      const end = matchWords(term.words, 0, tokens, i, gaps);
+      if (end <= i) continue;
+      const match: TermMatch = { term: term.source, start: i, end, quoted: tokens[i]!.quoted };
+      if (gaps.length > 0) match.gaps = gaps;
+      matches.push(match);
     }
   }
   return matches;
@@ -143,7 +288,13 @@ export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTe
 /** Keeps the longest of overlapping matches ("kill them all" wins over "kill them"), in text order. */
 export function longestMatches(matches: readonly TermMatch[]): TermMatch[] {
   const kept: TermMatch[] = [];
-  const byLength = [...matches].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  // Ties go to the match that needed fewer gaps: it is the more specific construction.
+  const byLength = [...matches].sort(
+    (a, b) =>
+      b.end - b.start - (a.end - a.start) ||
+      (a.gaps?.length ?? 0) - (b.gaps?.length ?? 0) ||
+      a.start - b.start,
+  );
   for (const m of byLength) {
     if (!kept.some((k) => m.start < k.end && k.start < m.end)) kept.push(m);
   }

@@ -16,6 +16,7 @@
  * | hate     | protected group + dehumanising word in one sentence             | 0.90   |
  * | hate     | protected group + call to expel / eliminate                     | 0.85   |
  * | hate     | protected group + violent verb with intent                      | 0.90   |
+ * | hate     | group + copula + criminal/vermin predicate ("X are thieves")    | 0.90   |
  * | hate     | dehumanising word alone ("rats in the cellar")                  | 0.20   |
  *
  * Damping (multiplied): negated (a negation word within 3 words before, or after in languages that
@@ -54,6 +55,7 @@ export const TEXT_WEIGHTS = {
   hateDehumanizingGroup: 0.9,
   hateExclusionGroup: 0.85,
   hateViolenceGroup: 0.9,
+  hateGroupPredicate: 0.9,
   hateDehumanizing: 0.2,
 } as const;
 
@@ -79,6 +81,7 @@ interface CompiledLexicon {
   groups: CompiledTerm[];
   dehumanizing: CompiledTerm[];
   exclusion: CompiledTerm[];
+  predicates: CompiledTerm[];
 }
 
 /** naughty-words (CC-BY-4.0, LDNOOBW) for the language, minus what our own lists already classify. */
@@ -104,7 +107,11 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
   if (!c) {
     const lex = LEXICONS[lang];
     if (!lex) return undefined;
-    const t = (terms: readonly string[]) => compileTerms(terms, lang);
+    const classes: Record<string, CompiledTerm[]> = { group: compileTerms(lex.hate.groups, lang) };
+    // In order: a class may use the classes listed before it.
+    for (const [name, terms] of Object.entries(lex.classes))
+      classes[name] = compileTerms(terms, lang, classes);
+    const t = (terms: readonly string[]) => compileTerms(terms, lang, classes);
     c = {
       lex,
       negBefore: t(lex.negation.before),
@@ -120,6 +127,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       groups: t(lex.hate.groups),
       dehumanizing: t(lex.hate.dehumanizing),
       exclusion: t(lex.hate.exclusion),
+      predicates: t(lex.hate.predicates),
     };
     compiled.set(lang, c);
   }
@@ -146,9 +154,13 @@ export interface TextScoreDetails {
 
 function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch): boolean {
   const window = s.tokens.length > 0 ? NEGATION_WINDOW_WORDS : NEGATION_WINDOW_CHARS;
-  const before = findTerms(s, c.negBefore).some((n) => n.end <= m.start && n.end >= m.start - window);
-  if (before) return true;
-  return findTerms(s, c.negAfter).some((n) => n.start >= m.end && n.start <= m.end + window);
+  const before = findTerms(s, c.negBefore);
+  if (before.some((n) => n.end <= m.start && n.end >= m.start - window)) return true;
+  const after = findTerms(s, c.negAfter);
+  if (after.some((n) => n.start >= m.end && n.start <= m.end + window)) return true;
+  // A negation a construction's gap swallowed: "immigrants are not criminals".
+  const gaps = m.gaps ?? [];
+  return [...before, ...after].some((n) => gaps.some(([a, b]) => n.start >= a && n.end <= b));
 }
 
 /**
@@ -209,6 +221,7 @@ function scoreSentence(
     const dehumanizing = longestMatches(findTerms(s, c.dehumanizing)).filter((m) => !overlaps(m, groups));
     const hasGroup = groups.length > 0;
     for (const m of dehumanizing) add(hasGroup ? 'hateDehumanizingGroup' : 'hateDehumanizing', m);
+    for (const m of longestMatches(findTerms(s, c.predicates))) add('hateGroupPredicate', m);
     if (hasGroup) {
       for (const m of longestMatches(findTerms(s, c.exclusion))) add('hateExclusionGroup', m);
       const intent = findTerms(s, c.intent).length > 0;

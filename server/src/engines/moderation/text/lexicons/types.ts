@@ -6,9 +6,19 @@ import type { TextLanguage } from '../languages.js';
  * `word*` matches any word starting with `word`, `*word` any word ending with it (German and Dutch
  * compounds). In Chinese and Japanese a term is a substring; a one-character term must also be a whole
  * word by Intl.Segmenter's boundaries.
+ *
+ * A term can also state a construction rather than fixed words: `{name}` stands for any term of the
+ * word class `classes.name` (`{group}` is `hate.groups`), `~N` for up to N words of any kind (in zh/ja
+ * up to N characters). `{harm} ~2 {possessive} {body}` reads "crack his skull" and "smash both her
+ * knees" without listing either; a negation word inside a gap negates the match ("are not criminals").
  */
 export interface Lexicon {
   lang: TextLanguage;
+  /**
+   * Word classes for constructions: harm verbs, body parts, possessives and object pronouns, crime
+   * nouns, sexual acts... Each entry is a term (words, wildcards; no classes inside a class).
+   */
+  classes: Record<string, string[]>;
   /** Negation words; `before` are looked for up to 3 words (6 characters in zh/ja) before a match, `after` after it. */
   negation: { before: string[]; after: string[] };
   /** Words of reported speech and news (said, police, court, according to): they damp a sentence's evidence. */
@@ -36,5 +46,10 @@ export interface Lexicon {
     dehumanizing: string[];
     /** Calls to exclude, expel or eliminate (0.85 with a group). */
     exclusion: string[];
+    /**
+     * A protected group said to be criminal, vermin or inferior: constructions that name the group
+     * themselves, such as `{group} are ~2 {crime}` (0.9).
+     */
+    predicates: string[];
   };
 }
