@@ -2,7 +2,9 @@
  * Moderation benchmarks (issue 4): latency of POST /moderation for an image, a text and an 8-frame
  * 720p video over HTTP on loopback, 20 concurrent image calls, and the server's RSS with every model
  * loaded. Each HTTP figure comes with a baseline measured in the same run, in this process:
- *   - image: the bare classifier call (nsfwjs on an already decoded 224x224 raster);
+ *   - image: the bare classifier call (the model the server runs, on an already decoded 224x224
+ *     raster), and nsfwjs's own predict() on the same raster (the model as shipped, before
+ *     BatchNorm folding: fuseLayersModel.ts);
  *   - text: the bare lexicon scoring of the same text (language known, no identification);
  *   - video: the engine's scoreVideo on the same file (frame sampling + classification, no HTTP).
  * The ratio HTTP / baseline is the server's overhead (download, decode, routing, billing).
@@ -13,10 +15,12 @@
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { moderationEngine } from '../server/src/engines/moderation/index.js';
 import { decodeToSquareRgb } from '../server/src/engines/moderation/decodeImage.js';
-import { nsfwImageClassifier } from '../server/src/engines/moderation/nsfwImage.js';
+import { configuredNsfwModel, nsfwImageClassifier } from '../server/src/engines/moderation/nsfwImage.js';
+import { tfReady } from '../server/src/engines/moderation/tfBackend.js';
 import { scoreTextWithLanguages } from '../server/src/engines/moderation/text/scoreText.js';
 import { ffmpeg, ffmpegBinary } from '../server/src/media/ffmpeg.js';
 // The test harness runs server/dist/main.js relative to its own file, so take it from dist.
@@ -81,6 +85,31 @@ async function buildVideo(path: string, photos: string[]): Promise<void> {
   ]);
 }
 
+let stockModel: Promise<{ predict(x: unknown): unknown }> | undefined;
+
+/** nsfwjs's own predict() on a decoded raster: the library's model as shipped, a second copy loaded here. */
+async function stockPredict(rgb: Uint8Array, size: number): Promise<void> {
+  const tf = await tfReady();
+  // nsfwjs is the server's dependency, not the root's: resolve it from server/.
+  const nsfwjsPath = createRequire(join(root, 'server/package.json')).resolve('nsfwjs');
+  type NsfwjsModule = { load(name: string): Promise<{ model: { predict(x: unknown): unknown } }> };
+  stockModel ??= (import(pathToFileURL(nsfwjsPath).href) as Promise<NsfwjsModule>).then(async (nsfwjs) => {
+    const info = console.info;
+    console.info = () => undefined;
+    try {
+      return (await nsfwjs.load(configuredNsfwModel())).model;
+    } finally {
+      console.info = info;
+    }
+  });
+  const model = await stockModel;
+  const out = tf.tidy(() =>
+    model.predict(tf.tensor4d(Int32Array.from(rgb), [1, size, size, 3], 'int32').toFloat().div(255)),
+  ) as ReturnType<typeof tf.zeros>;
+  await out.data();
+  out.dispose();
+}
+
 function rssOf(pid: number): Promise<number> {
   return readFile(`/proc/${pid}/status`, 'utf8').then(
     (s) => Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0) * 1024,
@@ -107,7 +136,7 @@ async function main() {
     const buildStart = performance.now();
     await buildVideo(video, photos);
     const buildMs = performance.now() - buildStart;
-    await copyFile(join(fixtures, image), join(dir, image));
+    for (const photo of photos) await copyFile(join(fixtures, photo), join(dir, photo));
 
     // In-process baselines.
     const t0 = performance.now();
@@ -117,6 +146,7 @@ async function main() {
     const bytes = await readFile(join(fixtures, image));
     const { data: rgb } = await decodeToSquareRgb(bytes, classifier.inputSize);
     const bare = await time(() => classifier.classifyRgb(rgb));
+    const stock = await time(() => stockPredict(rgb, classifier.inputSize));
     const engineImage = await time(() => moderationEngine.scoreImage(bytes, 'nsfw'));
     const bareText = await time(async () => scoreTextWithLanguages(TEXT, 'violence', ['en']));
     const engineText = await time(() => moderationEngine.scoreText(TEXT, 'violence'));
@@ -150,12 +180,13 @@ async function main() {
       const d = await post({ video_url: videoUrl, threshold: 1, max_frames: 8 });
       if (d.frames_checked !== 8) throw new Error(`expected 8 frames, got ${d.frames_checked}`);
     }, VIDEO_RUNS);
+    // Distinct pictures in each burst (the 8 photos in turn), so nothing can be answered from a cache.
     const concurrent: number[] = [];
     for (let round = 0; round < 3; round++) {
       await Promise.all(
-        Array.from({ length: CONCURRENT }, async () => {
+        Array.from({ length: CONCURRENT }, async (_, i) => {
           const t = performance.now();
-          await post({ image_url: imageUrl });
+          await post({ image_url: files!.url(photos[(i + round) % photos.length]!) });
           concurrent.push(performance.now() - t);
         }),
       );
@@ -166,11 +197,13 @@ async function main() {
     const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 1024 / 1024)} MB RAM, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}, ffmpeg ${ffmpegBinary().includes('node_modules') ? '4.1 static (npm)' : 'system'}`;
     const rows = [
       `| Image over HTTP (${image}, 384 px JPEG from a loopback file server), p50 / p95 | ${ms(p50(httpImage))} / ${ms(p95(httpImage))} | bare classifier call ${ms(p50(bare))} | ${ratio(p50(httpImage), p50(bare))} |`,
+      `| Same image, nsfwjs's own predict() (the stock model, BatchNorm not folded), p50 | ${ms(p50(stock))} | bare classifier call ${ms(p50(bare))} | ${ratio(p50(stock), p50(bare))} |`,
+      `| Image over HTTP against nsfwjs's own predict(), p50 | ${ms(p50(httpImage))} | nsfwjs predict() ${ms(p50(stock))} | ${ratio(p50(httpImage), p50(stock))} |`,
       `| Image in process (decode, border trim, classify), p50 | ${ms(p50(engineImage))} | bare classifier call ${ms(p50(bare))} | ${ratio(p50(engineImage), p50(bare))} |`,
       `| Text over HTTP (${TEXT.length} characters, violence), p50 / p95 | ${ms(p50(httpText))} / ${ms(p95(httpText))} | bare lexicon scoring ${ms(p50(bareText))} | ${ratio(p50(httpText), p50(bareText))} |`,
       `| Text in process (language id + lexicons), p50 | ${ms(p50(engineText))} | bare lexicon scoring ${ms(p50(bareText))} | ${ratio(p50(engineText), p50(bareText))} |`,
       `| Video over HTTP (60 s 1280x720 H.264, 8 frames, threshold 1), p50 / p95 | ${ms(p50(httpVideo))} / ${ms(p95(httpVideo))} | engine scoreVideo in process ${ms(p50(engineVideo))} | ${ratio(p50(httpVideo), p50(engineVideo))} |`,
-      `| ${CONCURRENT} concurrent image calls (3 rounds), p50 / p95 | ${ms(p50(concurrent))} / ${ms(p95(concurrent))} | one image call alone ${ms(p50(httpImage))} | ${ratio(p95(concurrent), p50(httpImage))} |`,
+      `| ${CONCURRENT} concurrent image calls (3 rounds, ${photos.length} different photos), p50 / p95 | ${ms(p50(concurrent))} / ${ms(p95(concurrent))} | one image call alone ${ms(p50(httpImage))} | ${ratio(p95(concurrent), p50(httpImage))} |`,
       `| Server RSS with every model loaded (moderation and faces), after the runs | ${(rss / 1024 / 1024).toFixed(0)} MB |  |  |`,
       `| Moderation model load + warm-up in this process (once per process) | ${ms(loadMs)} |  |  |`,
     ];
@@ -179,7 +212,7 @@ async function main() {
       '## Moderation (image, text, video)',
       '',
       `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; ${RUNS} timed runs`,
-      `(${VIDEO_RUNS} for video) after one untimed run. nsfwjs ${classifier.modelName} on the TensorFlow.js WASM backend,`,
+      `(${VIDEO_RUNS} for video) after one untimed run. nsfwjs ${classifier.modelName} (${classifier.runtime === 'folded' ? 'BatchNorm folded into the convolutions' : 'stock'}) on the TensorFlow.js WASM backend,`,
       'lexicon text scoring, ffmpeg frame sampling. The machine is shared: read the ratios (same run, same',
       'machine) before the absolute figures. Targets (issue 4): text p50 <= 20 ms; image p50 <= 1.3x the bare',
       'classifier call; an 8-frame 720p video < 1.5 s; 20 concurrent image calls p95 < 1 s; RSS <= 1.5 GB.',

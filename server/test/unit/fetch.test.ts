@@ -1,9 +1,9 @@
 /**
  * media/fetch.ts against real local HTTP servers: private addresses refused unless allowed (literal,
  * by name through DNS, after a redirect), redirects limited and re-checked, size limits while
- * streaming, and the type sniffed from the bytes.
+ * streaming, and the type sniffed from the bytes; the same for fetchBytes (kept in memory).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -99,6 +99,31 @@ describe('MediaFetcher', () => {
     ).rejects.toThrow(/larger than the limit/);
     await expect(open.fetch(`${base}/missing.png`, target('k'), 'image', ['image'])).rejects.toThrow(
       /HTTP 404/,
+    );
+  });
+
+  it('removes a partly written file when the download fails on its way', async () => {
+    await expect(
+      open.fetch(`${base}/chunked`, target('l'), 'image', ['image'], undefined, PNG.length + 10),
+    ).rejects.toThrow(/larger than the limit/);
+    expect(existsSync(target('l'))).toBe(false);
+  });
+
+  it('fetchBytes keeps the download in memory with the same checks', async () => {
+    const got = await open.fetchBytes(`${base}/to-image`, 'image_url', ['image']);
+    expect(got).toMatchObject({ mime: 'image/png', ext: 'png', kind: 'image', size: PNG.length });
+    expect(got.bytes.equals(PNG)).toBe(true);
+    await expect(strict.fetchBytes(`${base}/image.png`, 'image_url', ['image'])).rejects.toThrow(
+      /image_url: .*not a public address/,
+    );
+    await expect(open.fetchBytes(`${base}/image.mp4`, 'image_url', ['video'])).rejects.toThrow(
+      /image_url: the file is image\/png; expected video/,
+    );
+    await expect(
+      open.fetchBytes(`${base}/chunked`, 'image_url', ['image'], undefined, PNG.length + 10),
+    ).rejects.toThrow(/image_url: the file is larger than the limit/);
+    await expect(open.fetchBytes(`${base}/missing.png`, 'image_url', ['image'])).rejects.toThrow(
+      /image_url: the URL answered HTTP 404/,
     );
   });
 });

@@ -4,7 +4,7 @@
  * billing only when it succeeded (billing/moderationBatch.ts). duration_ms is measured here, from
  * the validated request to the verdict: download, frame sampling and every classifier call.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -47,7 +47,8 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
     const started = performance.now();
     const controller = new AbortController();
     res.on('close', () => controller.abort());
-    const dir = mediaType === 'text' ? undefined : await mkdtemp(join(tmpdir(), 'mediagen-mod-'));
+    // Only a video goes to a temporary file (ffmpeg reads it); a picture is decoded from memory.
+    const dir = mediaType === 'video' ? await mkdtemp(join(tmpdir(), 'mediagen-mod-')) : undefined;
     let result: ModerationResult;
     try {
       const engine = await moderationEngine().catch((err: Error) => {
@@ -65,16 +66,9 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
           throw new ApiError('INTERNAL_ERROR', `moderation classification failed: ${(err as Error).message}`);
         }
       };
-      const fetchMedia = async (url: string, field: string, kind: 'image' | 'video') => {
+      const fetched = async <T>(download: () => Promise<T>): Promise<T> => {
         try {
-          return await ctx.fetcher.fetch(
-            url,
-            join(dir!, 'input'),
-            field,
-            [kind],
-            controller.signal,
-            kind === 'video' ? MODERATION_LIMITS.videoMaxBytes : undefined,
-          );
+          return await download();
         } catch (err) {
           if (err instanceof MediaFetchError) throw new ApiError('VALIDATION_ERROR', err.message);
           throw err;
@@ -91,8 +85,9 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
           duration_ms: 0,
         };
       } else if (mediaType === 'image') {
-        const media = await fetchMedia(body.image_url!, 'image_url', 'image');
-        const bytes = await readFile(media.path);
+        const { bytes } = await fetched(() =>
+          ctx.fetcher.fetchBytes(body.image_url!, 'image_url', ['image'], controller.signal),
+        );
         const score = await classify(() => engine.scoreImage(bytes, body.policy, controller.signal));
         result = {
           nsfw: score >= body.threshold,
@@ -102,7 +97,16 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
           duration_ms: 0,
         };
       } else {
-        const media = await fetchMedia(body.video_url!, 'video_url', 'video');
+        const media = await fetched(() =>
+          ctx.fetcher.fetch(
+            body.video_url!,
+            join(dir!, 'input'),
+            'video_url',
+            ['video'],
+            controller.signal,
+            MODERATION_LIMITS.videoMaxBytes,
+          ),
+        );
         const video = await classify(() =>
           engine.scoreVideo(media.path, {
             policy: body.policy,

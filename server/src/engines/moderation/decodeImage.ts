@@ -3,10 +3,11 @@
  * classifier wants. sharp resizes with a proper filter, which is faster and better than resizing in tfjs.
  *
  * Uniform borders (letterbox and pillarbox bars of video frames, flat margins around a picture) are
- * trimmed first: squeezed into the 224 px square they are not neutral to nsfwjs (a brick-wall photo
+ * trimmed first (uniformBorders.ts): squeezed into the 224 px square they are not neutral to nsfwjs (a brick-wall photo
  * pillarboxed in a 16:9 frame scored 0.29 with its bars and 0.04 without them).
  */
 import sharp from 'sharp';
+import { uniformBorderBox } from './uniformBorders.js';
 
 export interface RgbImage {
   data: Uint8Array;
@@ -32,21 +33,14 @@ export async function decodeToSquareRgb(image: Buffer, size: number): Promise<Rg
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const raw = { width: decoded.info.width, height: decoded.info.height, channels: 3 as const };
-    let picture = sharp(decoded.data, { raw });
-    try {
-      const trimmed = await sharp(decoded.data, { raw })
-        .trim({ threshold: 16 })
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      // Keep the trim only when a real picture is left (at least a quarter of each side).
-      if (trimmed.info.width * 4 >= raw.width && trimmed.info.height * 4 >= raw.height) {
-        picture = sharp(trimmed.data, {
-          raw: { width: trimmed.info.width, height: trimmed.info.height, channels: 3 },
-        });
-      }
-    } catch {
-      // sharp cannot trim a uniform image; classify it as it is.
+    const { width, height } = decoded.info;
+    const pixels = new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length);
+    let picture = sharp(decoded.data, { raw: { width, height, channels: 3 } });
+    const box = uniformBorderBox(pixels, width, height, 3);
+    // Keep the trim only when a real picture is left (at least a quarter of each side); a uniform
+    // image is classified as it is.
+    if ((box.width < width || box.height < height) && box.width * 4 >= width && box.height * 4 >= height) {
+      picture = picture.extract(box);
     }
     const { data, info } = await picture
       .resize(size, size, { fit: 'fill' })

@@ -9,6 +9,7 @@
 import type { Tensor } from '@tensorflow/tfjs';
 import type { NSFWJS } from 'nsfwjs';
 import { decodeToSquareRgb } from './decodeImage.js';
+import { fuseLayersModel, type FusedModel } from './fuseLayersModel.js';
 import { NSFW_CLASS_NAMES, type NsfwClassProbabilities } from './nsfwScore.js';
 import { tfReady } from './tfBackend.js';
 
@@ -30,6 +31,11 @@ export function configuredNsfwModel(env: NodeJS.ProcessEnv = process.env): NsfwM
 export interface NsfwImageClassifier {
   readonly modelName: NsfwModelName;
   readonly inputSize: number;
+  /**
+   * How the model runs: 'folded' (BatchNorm folded into the convolutions, fuseLayersModel.ts, checked
+   * against the stock model at load) or 'stock' (nsfwjs's own predict()).
+   */
+  readonly runtime: 'folded' | 'stock';
   /** Class probabilities for one image (any size; decoded and resized here). */
   classify(image: Buffer, signal?: AbortSignal): Promise<NsfwClassProbabilities>;
   /** Class probabilities for an already decoded square RGB raster of inputSize x inputSize. */
@@ -53,6 +59,8 @@ async function load(modelName: NsfwModelName): Promise<NsfwImageClassifier> {
     console.info = info;
   }
   const size = INPUT_SIZE[modelName];
+  const fused = foldOrStock(tf, model, size);
+  const predict = (input: Tensor) => (fused ? fused.predict(input) : (model.model.predict(input) as Tensor));
 
   /**
    * Micro-batching: requests that arrive while the model is busy wait in `pending`; when it is free,
@@ -75,7 +83,7 @@ async function load(modelName: NsfwModelName): Promise<NsfwImageClassifier> {
     rasters.forEach((r, i) => pixels.set(r, i * size * size * 3));
     const output = tf.tidy(() => {
       const input = tf.tensor4d(pixels, [n, size, size, 3], 'int32').toFloat().div(255);
-      return model.model.predict(input) as Tensor;
+      return predict(input);
     });
     try {
       const values = await output.data();
@@ -123,12 +131,58 @@ async function load(modelName: NsfwModelName): Promise<NsfwImageClassifier> {
   return {
     modelName,
     inputSize: size,
+    runtime: fused ? 'folded' : 'stock',
     classifyRgb,
     async classify(image, signal) {
       const { data } = await decodeToSquareRgb(image, size);
       return classifyRgb(data, signal);
     },
   };
+}
+
+/** Largest difference allowed between the folded and the stock model's probabilities. */
+const FOLD_TOLERANCE = 1e-4;
+
+/**
+ * The folded model when the stock one can be folded and both agree on a test pattern (a smooth
+ * colour gradient with a bright square, so every channel and both halves of the softmax are
+ * exercised); undefined, and the stock model runs, otherwise.
+ */
+function foldOrStock(
+  tf: Awaited<ReturnType<typeof tfReady>>,
+  model: NSFWJS,
+  size: number,
+): FusedModel | undefined {
+  if (!('layers' in model.model)) return undefined; // a graph model (MobileNetV2Mid) runs as shipped
+  let fused: FusedModel;
+  try {
+    fused = fuseLayersModel(tf, model.model);
+  } catch {
+    return undefined;
+  }
+  const difference = tf.tidy(() => {
+    const ramp = tf.linspace(0, 1, size);
+    const r = tf.tile(tf.reshape(ramp, [1, size, 1, 1]), [1, 1, size, 1]);
+    const g = tf.tile(tf.reshape(ramp, [1, 1, size, 1]), [1, size, 1, 1]);
+    const q = Math.floor(size / 4);
+    const square = tf.pad(tf.ones([1, q, q, 1]), [
+      [0, 0],
+      [2 * q, size - 3 * q],
+      [q, size - 2 * q],
+      [0, 0],
+    ]);
+    const input = tf.concat([r, g, square], 3);
+    const stock = model.model.predict(input) as Tensor;
+    return tf.max(tf.abs(tf.sub(stock, fused.predict(input)))).dataSync()[0]!;
+  });
+  if (!(difference <= FOLD_TOLERANCE)) {
+    fused.dispose();
+    console.warn(
+      `nsfw classifier: the folded model differs from the stock one by ${difference}; running the stock model`,
+    );
+    return undefined;
+  }
+  return fused;
 }
 
 /** The process-wide classifier for `modelName` (default: the configured one); loads on first use. */
