@@ -173,7 +173,7 @@ async function imageModels(models: NsfwModelName[]): Promise<{ models: string; s
     const benign = results.filter((r) => ['Neutral', 'Drawing'].includes(top(r.p))).length;
     const scores = results.map((r) => r.score);
     rows.push(
-      `| ${name}${name === DEFAULT_NSFW_MODEL ? ' (default)' : ''} | ${classifier.inputSize} px | ${(loadMs / 1000).toFixed(1)} s | ${median(times).toFixed(0)} ms | ${neutral} / ${photos.length} | ${benign} / ${photos.length} | ${Math.max(...scores).toFixed(3)} | ${(scores.reduce((a, b) => a + b, 0) / scores.length).toFixed(3)} |`,
+      `| ${name}${name === DEFAULT_NSFW_MODEL ? ' (default)' : ''} | ${classifier.runtime === 'folded' ? 'BatchNorm folded' : 'as shipped'} | ${classifier.inputSize} px | ${(loadMs / 1000).toFixed(1)} s | ${median(times).toFixed(0)} ms | ${neutral} / ${photos.length} | ${benign} / ${photos.length} | ${Math.max(...scores).toFixed(3)} | ${(scores.reduce((a, b) => a + b, 0) / scores.length).toFixed(3)} |`,
     );
     if (name === DEFAULT_NSFW_MODEL) {
       scoreRows = results.map(
@@ -191,8 +191,8 @@ async function imageModels(models: NsfwModelName[]): Promise<{ models: string; s
     models: [
       `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine} (shared machine: latencies are inflated by the load; compare the rows with each other). ${photos.length} ordinary photos, median of 3 classifier calls each on the decoded raster.`,
       '',
-      '| Model | Input | Load + warm-up | Classify (median) | Top class Neutral | Top class Neutral or Drawing | Highest nsfw score | Mean nsfw score |',
-      '|---|---|---|---|---|---|---|---|',
+      '| Model | Runs as | Input | Load + warm-up | Classify (median) | Top class Neutral | Top class Neutral or Drawing | Highest nsfw score | Mean nsfw score |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...rows,
     ].join('\n'),
     scores: [
