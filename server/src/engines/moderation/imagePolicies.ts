@@ -2,19 +2,30 @@
  * Image scores per policy. nsfw is the nsfwjs classifier through nsfwScore's documented mapping.
  *
  * violence and hate on images are "not yet verified" in the spec, and no model that recognises
- * violence or hate symbols ships in any npm or Debian package this server can install offline. The
- * honest answer is therefore the model-free floor: these policies score every image 0.01 (the score of
- * an ordinary image), i.e. they never flag an image, and docs/moderation.md says so. An operator who
- * needs them must plug a real classifier in; the engine does not pretend to see what it cannot.
+ * violent scenes or hate symbols ships in any npm or Debian package this server can install offline.
+ * The best honest signal available is the WRITTEN text in the picture: ocrImage.ts reads it
+ * (tesseract.js, English and the Latin-script spec languages) and the text moderation scores it for
+ * the requested policy, so a meme or sign carrying a threat or a slur scores what that text scores.
+ * A picture without legible words scores 0.01 (the score of an ordinary image): a violent photo with
+ * no words in it is NOT recognised, and docs/moderation.md says so.
  */
 import type { ModerationPolicyName } from '../types.js';
 import { nsfwImageClassifier } from './nsfwImage.js';
 import { nsfwScore } from './nsfwScore.js';
+import { readImageText } from './ocrImage.js';
+import { scoreText as scoreTextWithLexicons } from './text/scoreText.js';
 
-/** Score answered for image policies that have no image classifier (violence, hate). */
+/** Score of an image whose violence/hate signal found nothing (no legible text, or harmless text). */
 export const UNSUPPORTED_IMAGE_POLICY_SCORE = 0.01;
 
-/** True where the policy's image score comes from a model. */
+/** Scores a text for a policy (the engine passes its own, which may include an ONNX classifier). */
+export type TextScorer = (
+  text: string,
+  policy: ModerationPolicyName,
+  signal?: AbortSignal,
+) => Promise<number>;
+
+/** True where the policy's image score comes from an image model (false: from the text in the picture). */
 export function imagePolicyHasModel(policy: ModerationPolicyName): boolean {
   return policy === 'nsfw';
 }
@@ -23,12 +34,15 @@ export async function scoreImageForPolicy(
   image: Buffer,
   policy: ModerationPolicyName,
   signal?: AbortSignal,
+  scoreText: TextScorer = scoreTextWithLexicons,
 ): Promise<number> {
   if (policy !== 'nsfw') {
-    // Still decode the bytes: an unreadable image is a 400 whatever the policy.
-    const { decodeToSquareRgb } = await import('./decodeImage.js');
-    await decodeToSquareRgb(image, 8);
-    return UNSUPPORTED_IMAGE_POLICY_SCORE;
+    // readImageText decodes the bytes first: an unreadable image is a 400 whatever the policy.
+    let score = UNSUPPORTED_IMAGE_POLICY_SCORE;
+    for (const text of await readImageText(image, signal)) {
+      if (text.trim()) score = Math.max(score, await scoreText(text, policy, signal));
+    }
+    return score;
   }
   const classifier = await nsfwImageClassifier();
   return nsfwScore(await classifier.classify(image, signal));

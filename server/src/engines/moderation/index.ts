@@ -1,6 +1,7 @@
 /**
  * The moderation engine (spec 4.6): composes the image classifier (nsfwjs on tfjs-wasm), the video
- * frame sampler (ffmpeg) and the text classifier (lexicons in 12 languages, plus an optional local
+ * frame sampler (ffmpeg), the OCR of written text in pictures (tesseract.js, for violence and hate on
+ * images, read lazily on first use) and the text classifier (lexicons in 12 languages, plus an optional local
  * ONNX model). Called synchronously by POST /moderation. Models load once per process (warmUp) and
  * are shared by every request; inference is queued.
  *
@@ -65,12 +66,12 @@ export function createModerationEngine(options: ModerationEngineOptions = {}): M
     },
 
     scoreImage(image, policy, signal) {
-      return scoreImageForPolicy(image, policy, signal);
+      return scoreImageForPolicy(image, policy, signal, scoreText);
     },
 
     async scoreVideo(path, { policy, threshold, maxFrames, signal }) {
       const source = await sampleVideoFrames(path, maxFrames, signal);
-      const scorer = (frame: Buffer, s?: AbortSignal) => scoreImageForPolicy(frame, policy, s);
+      const scorer = (frame: Buffer, s?: AbortSignal) => scoreImageForPolicy(frame, policy, s, scoreText);
       return scoreFrames(source, scorer, threshold, signal);
     },
 
