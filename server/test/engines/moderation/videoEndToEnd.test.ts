@@ -90,7 +90,7 @@ describe('video moderation end to end (ffmpeg frames -> nsfwjs)', () => {
     expect(three.frames.map((f) => f.timestamp)).toEqual([1.333, 4, 6.667]);
   });
 
-  it('answers violence and hate on video frames with the no-model floor', async () => {
+  it('answers violence and hate 0.01 for video frames without legible text (OCR of each frame)', async () => {
     const result = await moderationEngine.scoreVideo(video, {
       policy: 'violence',
       threshold: 0.5,
