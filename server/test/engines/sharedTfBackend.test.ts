@@ -1,9 +1,11 @@
 /**
- * Moderation (nsfwjs) and faces (@vladmandic/human) run on ONE TensorFlow.js engine and ONE wasm backend
- * in a process. Regression: when both loaded at once (the server warming its engines, or a face request
- * arriving while moderation loads), each called tf.setBackend('wasm') on the uninitialised backend; tfjs
- * then starts a second initialisation, and its engine quietly resolves the first caller's setBackend with
- * false, so the first warm-up failed with "could not initialise the TensorFlow.js wasm backend".
+ * Moderation (nsfwjs, in its worker thread, see nsfwImage.ts) and faces (@vladmandic/human, on the
+ * main thread) load at the same time and both work; on one thread every tfjs user shares ONE engine and
+ * ONE wasm backend (tfBackend.ts). Regression from when both models shared the main thread: when both
+ * loaded at once (the server warming its engines, or a face request arriving while moderation loads),
+ * each called tf.setBackend('wasm') on the uninitialised backend; tfjs then starts a second
+ * initialisation, and its engine quietly resolves the first caller's setBackend with false, so the
+ * first warm-up failed with "could not initialise the TensorFlow.js wasm backend".
  * This file must stay alone in its process state: the race exists only before the first initialisation.
  */
 import { readFile } from 'node:fs/promises';

@@ -1,12 +1,13 @@
 /**
- * The TensorFlow.js backend for the moderation models: @tensorflow/tfjs-backend-wasm, set up once per
- * process. The .wasm binaries are read from the package's own dist/ folder on disk (setWasmPaths with
+ * The TensorFlow.js backend for the image models: @tensorflow/tfjs-backend-wasm, set up once per
+ * thread (the nsfw classifier's worker thread has its own, see nsfwImage.ts). The .wasm binaries are read from the package's own dist/ folder on disk (setWasmPaths with
  * a filesystem directory), so nothing is fetched from the network. tfjs-node cannot be installed offline
  * and the plain JS cpu backend is about 20x slower, hence wasm.
  *
- * The face detector (@vladmandic/human, faces/human.ts) runs on the SAME tfjs engine and wasm backend
- * (its bundle requires the same @tensorflow/tfjs-core and tfjs-backend-wasm), so this is the one place
- * that initialises the backend and every tfjs user awaits tfReady() before touching it. Two concurrent
+ * Within a thread every tfjs user shares ONE engine and wasm backend (the face detector,
+ * @vladmandic/human in faces/human.ts, requires the same @tensorflow/tfjs-core and tfjs-backend-wasm),
+ * so this is the one place that initialises the backend and every tfjs user awaits tfReady() before
+ * touching it. Two concurrent
  * tf.setBackend('wasm') calls on the uninitialised backend start two initialisations; tfjs's engine
  * then quietly resolves the earlier caller's setBackend with false (its init was superseded), which
  * made the server's first engine warm-up fail while a retry worked.

@@ -186,6 +186,14 @@ describe('constructions: word classes and gaps', () => {
     expect(findTerms(prepareSentence('砸烂了一个杯子', 'zh'), terms)).toHaveLength(0);
   });
 
+  it('ends a zh/ja term at the end of a clause when it ends with $', () => {
+    const terms = compileTerms(['ゲイは~4気持ち悪い~3$'], 'ja');
+    const at = (text: string) => findTerms(prepareSentence(text, 'ja'), terms).length;
+    expect(at('ゲイは本当に気持ち悪い')).toBe(1);
+    expect(at('ゲイは気持ち悪いんだよ、まじで')).toBe(1);
+    expect(at('ゲイは気持ち悪い虫が苦手な人が多い')).toBe(0);
+  });
+
   it('prefers the construction that needed no gap when two cover the same words', () => {
     const all = find('they are nothing but thieves', ['they are ~2 thieves', 'they are nothing but thieves']);
     expect(all).toHaveLength(2);

@@ -44,9 +44,20 @@ function classTerms(classes: TermClasses, name: string, source: string): readonl
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** zh/ja: `{class}` becomes an alternation of the class's substrings, `~N` up to N characters. */
+/**
+ * The end of a sentence or clause (punctuation, a space, the end of the text): a trailing `$` in a
+ * zh/ja term. "ゲイは気持ち悪い$" reads a predicate ending the clause, not "気持ち悪い虫" inside one.
+ */
+const CLAUSE_END = '(?=[\\p{P}\\p{S}\\s]|$)';
+
+/**
+ * zh/ja: `{class}` becomes an alternation of the class's substrings, `~N` up to N characters, a
+ * trailing `$` the end of the clause.
+ */
 function unspacedRegex(norm: string, classes: TermClasses, source: string): RegExp | undefined {
-  if (!/\{[a-z0-9_]+\}|~\d/.test(norm)) return undefined;
+  if (!/\{[a-z0-9_]+\}|~\d|\$$/.test(norm)) return undefined;
+  const anchored = norm.endsWith('$');
+  if (anchored) norm = norm.slice(0, -1);
   let pattern = '';
   let last = 0;
   for (const m of norm.matchAll(SLOT)) {
@@ -62,6 +73,7 @@ function unspacedRegex(norm: string, classes: TermClasses, source: string): RegE
     last = m.index + m[0].length;
   }
   pattern += escapeRegex(norm.slice(last).replace(/\s+/g, ''));
+  if (anchored) pattern += CLAUSE_END;
   return new RegExp(pattern, 'gu');
 }
 
