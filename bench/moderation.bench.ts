@@ -21,6 +21,7 @@ import { moderationEngine } from '../server/src/engines/moderation/index.js';
 import { decodeToSquareRgb } from '../server/src/engines/moderation/decodeImage.js';
 import { configuredNsfwModel, nsfwImageClassifier } from '../server/src/engines/moderation/nsfwImage.js';
 import { loadNsfwModel } from '../server/src/engines/moderation/nsfwModel.js';
+import { configuredOcrLanguages } from '../server/src/engines/moderation/ocrImage.js';
 import { tfReady } from '../server/src/engines/moderation/tfBackend.js';
 import { scoreTextWithLanguages } from '../server/src/engines/moderation/text/scoreText.js';
 import { ffmpeg, ffmpegBinary } from '../server/src/media/ffmpeg.js';
@@ -151,6 +152,8 @@ async function main() {
     const viaWorker = await time(() => classifier.classifyRgb(rgb));
     const stock = await time(() => stockPredict(rgb, classifier.inputSize));
     const engineImage = await time(() => moderationEngine.scoreImage(bytes, 'nsfw'));
+    // violence on an image reads its written text (OCR, ocrImage.ts); fewer runs, it is slower.
+    const engineOcr = await time(() => moderationEngine.scoreImage(bytes, 'violence'), VIDEO_RUNS);
     const bareText = await time(async () => scoreTextWithLanguages(TEXT, 'violence', ['en']));
     const engineText = await time(() => moderationEngine.scoreText(TEXT, 'violence'));
     const engineVideo = await time(
@@ -203,6 +206,7 @@ async function main() {
       `| Same raster through the classifier's worker thread (what the server calls), p50 | ${ms(p50(viaWorker))} | bare classifier call ${ms(p50(bare))} | ${ratio(p50(viaWorker), p50(bare))} |`,
       `| Same image, nsfwjs's own predict() (the stock model, BatchNorm not folded), p50 | ${ms(p50(stock))} | bare classifier call ${ms(p50(bare))} | ${ratio(p50(stock), p50(bare))} |`,
       `| Image over HTTP against nsfwjs's own predict(), p50 | ${ms(p50(httpImage))} | nsfwjs predict() ${ms(p50(stock))} | ${ratio(p50(httpImage), p50(stock))} |`,
+      `| Image, policy violence in process (OCR of the written text with ${configuredOcrLanguages().join('+')}, then text moderation), p50 | ${ms(p50(engineOcr))} | the same image for nsfw in process ${ms(p50(engineImage))} | ${ratio(p50(engineOcr), p50(engineImage))} |`,
       `| Image in process (decode, border trim, classify), p50 | ${ms(p50(engineImage))} | bare classifier call ${ms(p50(bare))} | ${ratio(p50(engineImage), p50(bare))} |`,
       `| Text over HTTP (${TEXT.length} characters, violence), p50 / p95 | ${ms(p50(httpText))} / ${ms(p95(httpText))} | bare lexicon scoring ${ms(p50(bareText))} | ${ratio(p50(httpText), p50(bareText))} |`,
       `| Text in process (language id + lexicons), p50 | ${ms(p50(engineText))} | bare lexicon scoring ${ms(p50(bareText))} | ${ratio(p50(engineText), p50(bareText))} |`,

@@ -10,10 +10,13 @@
  * each package its own), `cacheMethod: 'none'` so nothing is read from or written to a cache, and the
  * wasm core is `require`d by tesseract.js from the installed `tesseract.js-core`.
  *
- * Languages: English plus the Latin-script spec languages (German, French, Spanish, Italian,
- * Portuguese, Dutch), loaded together in one worker. Chinese, Japanese, Korean and Arabic are not
- * loaded (each of those models is larger than all the Latin ones together and every extra language
- * slows every recognition; see docs/moderation.md), and Russian has no `@tesseract.js-data` package.
+ * Languages: MEDIAGEN_OCR_LANGUAGES (Tesseract codes joined by "+", default "eng"), each read from
+ * its installed `@tesseract.js-data/<code>` package; only eng is a dependency of the server. English
+ * alone reads the Latin letters of the other Latin-script spec languages well enough for the lexicons
+ * (accents mostly survive, umlauts sometimes not), and every extra language multiplies the time of
+ * every recognition: measured on this 2-core machine, the Latin seven together took about 5x English
+ * alone (median 2.8 s instead of 0.5 s per ordinary photo). Chinese, Japanese, Korean and Arabic
+ * packages exist but are larger still; Russian has none. See docs/moderation.md.
  *
  * One worker per process, created lazily on the first violence or hate image (not in warmUp: it costs
  * about 1 s and 100-200 MB, and most deployments never ask these policies of an image). It is
@@ -32,8 +35,19 @@ import sharp from 'sharp';
 import type { Worker } from 'tesseract.js';
 import { ImageDecodeError } from './decodeImage.js';
 
-/** Tesseract language codes read, each from the installed `@tesseract.js-data/<code>` package. */
-export const OCR_LANGUAGES = ['eng', 'deu', 'fra', 'spa', 'ita', 'por', 'nld'] as const;
+/** Tesseract language codes read (MEDIAGEN_OCR_LANGUAGES, "+"-joined; default eng). */
+export function configuredOcrLanguages(env: NodeJS.ProcessEnv = process.env): string[] {
+  const raw = env.MEDIAGEN_OCR_LANGUAGES?.trim() || 'eng';
+  const codes = raw.split('+').map((c) => c.trim());
+  for (const code of codes) {
+    if (!/^[a-z]{3}(_[a-z]+)?$/.test(code)) {
+      throw new Error(
+        `MEDIAGEN_OCR_LANGUAGES: "${code}" is not a Tesseract language code (eng, deu, chi_sim, ...)`,
+      );
+    }
+  }
+  return codes;
+}
 
 /** Tesseract word confidence (0-100) below which a word is ignored. */
 export const MIN_WORD_CONFIDENCE = 60;
@@ -56,10 +70,18 @@ let langDir: string | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
 let busy = 0;
 
-function languageFolder(): string {
+function languageFolder(codes: readonly string[]): string {
+  const packages = codes.map((code) => {
+    try {
+      return { code, dir: dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)) };
+    } catch {
+      throw new Error(
+        `MEDIAGEN_OCR_LANGUAGES names "${code}", but @tesseract.js-data/${code} is not installed (add it to the server's dependencies)`,
+      );
+    }
+  });
   const dir = mkdtempSync(join(tmpdir(), 'mediagen-tessdata-'));
-  for (const code of OCR_LANGUAGES) {
-    const pkg = dirname(require.resolve(`@tesseract.js-data/${code}/package.json`));
+  for (const { code, dir: pkg } of packages) {
     symlinkSync(join(pkg, '4.0.0_best_int', `${code}.traineddata.gz`), join(dir, `${code}.traineddata.gz`));
   }
   return dir;
@@ -68,13 +90,19 @@ function languageFolder(): string {
 function ocrWorker(): Promise<Worker> {
   worker ??= (async () => {
     const { createWorker, OEM } = await import('tesseract.js');
-    langDir = languageFolder();
-    return createWorker(OCR_LANGUAGES.join('+'), OEM.LSTM_ONLY, {
+    const codes = configuredOcrLanguages();
+    langDir = languageFolder(codes);
+    const created = await createWorker(codes.join('+'), OEM.LSTM_ONLY, {
       langPath: langDir,
       cachePath: langDir,
       cacheMethod: 'none',
       gzip: true,
     });
+    // Tesseract prints its diagnostics ("Invalid resolution", "Line cannot be recognized") to the
+    // console of every recognition; they are not the server's log. debug_file sends them to the
+    // wasm file system's /dev/null.
+    await created.setParameters({ debug_file: '/dev/null' } as never);
+    return created;
   })();
   worker.catch(() => {
     worker = undefined;

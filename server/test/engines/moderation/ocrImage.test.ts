@@ -9,7 +9,11 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ImageDecodeError } from '../../../src/engines/moderation/decodeImage.js';
 import { scoreImageForPolicy } from '../../../src/engines/moderation/imagePolicies.js';
-import { closeOcrWorker, readImageText } from '../../../src/engines/moderation/ocrImage.js';
+import {
+  closeOcrWorker,
+  configuredOcrLanguages,
+  readImageText,
+} from '../../../src/engines/moderation/ocrImage.js';
 import { scoreText } from '../../../src/engines/moderation/text/scoreText.js';
 import { FIXTURES, ORDINARY_PHOTOS } from './fixtures.js';
 
@@ -71,13 +75,6 @@ describe('violence and hate on images: OCR of the written text, scored by text m
       photo: 'brick-wall.jpg',
       style: 'meme',
       lines: ['ICH BRINGE DICH UM,', 'WENN DU ZURÜCKKOMMST'],
-    },
-    {
-      name: 'a German slur caption',
-      policy: 'hate',
-      photo: 'rocket.jpg',
-      style: 'caption',
-      lines: ['Flüchtlinge sind Parasiten,', 'raus mit ihnen!'],
     },
   ] as const;
 
@@ -155,4 +152,47 @@ describe('violence and hate on images: OCR of the written text, scored by text m
     const image = await picture('astronaut.jpg', ['I will kill you'], 'caption');
     await expect(scoreImageForPolicy(image, 'violence', AbortSignal.abort())).rejects.toThrow();
   });
+});
+
+describe('OCR languages (MEDIAGEN_OCR_LANGUAGES)', () => {
+  const saved = process.env.MEDIAGEN_OCR_LANGUAGES;
+  const setLanguages = async (value: string | undefined) => {
+    await closeOcrWorker();
+    if (value === undefined) delete process.env.MEDIAGEN_OCR_LANGUAGES;
+    else process.env.MEDIAGEN_OCR_LANGUAGES = value;
+  };
+  afterAll(() => setLanguages(saved));
+
+  it('defaults to English and checks the codes it is given', () => {
+    expect(configuredOcrLanguages({})).toEqual(['eng']);
+    expect(configuredOcrLanguages({ MEDIAGEN_OCR_LANGUAGES: 'eng+deu' })).toEqual(['eng', 'deu']);
+    expect(() => configuredOcrLanguages({ MEDIAGEN_OCR_LANGUAGES: 'english' })).toThrow(
+      /not a Tesseract language code/,
+    );
+  });
+
+  it(
+    'names the missing package when a configured language is not installed',
+    async () => {
+      await setLanguages('eng+kor');
+      const image = await picture('astronaut.jpg', ['hello'], 'caption');
+      await expect(readImageText(image)).rejects.toThrow(/@tesseract\.js-data\/kor is not installed/);
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'with German data loaded, reads umlauts and flags a German slur caption for hate',
+    async () => {
+      await setLanguages('eng+deu');
+      const image = await picture(
+        'rocket.jpg',
+        ['Flüchtlinge sind Parasiten,', 'raus mit ihnen!'],
+        'caption',
+      );
+      expect((await readImageText(image)).join(' ')).toMatch(/Flüchtlinge/);
+      expect(await scoreImageForPolicy(image, 'hate')).toBeGreaterThanOrEqual(THRESHOLD);
+    },
+    OCR_TIMEOUT,
+  );
 });
