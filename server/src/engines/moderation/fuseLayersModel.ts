@@ -241,18 +241,13 @@ export function fuseLayersModel(tf: Tf, model: { layers: unknown[]; outputs: unk
           steps.push((v) => v.set(out, tf.addN(inputs.map((n) => v.get(n)!))));
           break;
         }
-        case 'AveragePooling2D': {
-          const size = cfg.poolSize as [number, number];
-          const strides = (cfg.strides as [number, number] | null) ?? size;
-          const pad = cfg.padding as 'same' | 'valid';
-          steps.push((v) => v.set(out, tf.avgPool(v.get(from!)! as tfType.Tensor4D, size, strides, pad)));
-          break;
-        }
+        case 'AveragePooling2D':
         case 'MaxPooling2D': {
           const size = cfg.poolSize as [number, number];
           const strides = (cfg.strides as [number, number] | null) ?? size;
           const pad = cfg.padding as 'same' | 'valid';
-          steps.push((v) => v.set(out, tf.maxPool(v.get(from!)! as tfType.Tensor4D, size, strides, pad)));
+          const pool = cls === 'MaxPooling2D' ? tf.maxPool : tf.avgPool;
+          steps.push((v) => v.set(out, pool(v.get(from!)! as tfType.Tensor4D, size, strides, pad)));
           break;
         }
         case 'Concatenate': {
