@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { DetectFacesRequest, FaceSwapRequest, Generation, idempotencyKeyFor } from '@mediagen/core';
 import type { ToolContext } from '../context.js';
+import { waitSecondsField } from '../waitSecondsField.js';
 import { generationResult } from '../generationResult.js';
 import { ProgressReporter } from '../progress.js';
 import { failure } from '../results.js';
@@ -57,13 +58,7 @@ export function registerFaceSwap(server: McpServer, ctx: ToolContext) {
         target_media: FaceSwapRequest.shape.target_media.describe(
           'Public http(s) URL of the target image, video or GIF',
         ),
-        wait_seconds: z
-          .number()
-          .min(0)
-          .optional()
-          .describe(
-            `How long to wait for the result, in seconds (0 = return the id at once). Default and maximum ${ctx.maxWaitSeconds}.`,
-          ),
+        wait_seconds: waitSecondsField(ctx, 'return the id at once'),
       },
       outputSchema: Generation,
       annotations: {

@@ -10,6 +10,7 @@ import {
   outputTypeForTask,
 } from '@mediagen/core';
 import type { ToolContext } from '../context.js';
+import { waitSecondsField } from '../waitSecondsField.js';
 import { generationResult } from '../generationResult.js';
 import { ProgressReporter } from '../progress.js';
 import { failure } from '../results.js';
@@ -44,13 +45,7 @@ export function registerGenerate(server: McpServer, ctx: ToolContext) {
           .enum(TASK_NAMES)
           .describe("One of the model's tasks (list_models shows them); decides the output type"),
         params: z.record(z.string(), z.unknown()).describe(taskParamsDescription()),
-        wait_seconds: z
-          .number()
-          .min(0)
-          .optional()
-          .describe(
-            `How long to wait for the result, in seconds (0 = return the id at once). Default and maximum ${ctx.maxWaitSeconds}.`,
-          ),
+        wait_seconds: waitSecondsField(ctx, 'return the id at once'),
       },
       outputSchema: Generation,
       annotations: {

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
 import { Generation } from '@mediagen/core';
 import type { ToolContext } from '../context.js';
+import { waitSecondsField } from '../waitSecondsField.js';
 import { generationResult } from '../generationResult.js';
 import { ProgressReporter } from '../progress.js';
 import { runTool, waitSecondsFor } from '../runTool.js';
@@ -19,13 +19,7 @@ export function registerGetGeneration(server: McpServer, ctx: ToolContext) {
         'polling at the recommended interval and reporting progress; call it again if it is still processing. Free.',
       inputSchema: {
         id: Generation.shape.id.describe('The generation id returned by generate or face_swap'),
-        wait_seconds: z
-          .number()
-          .min(0)
-          .optional()
-          .describe(
-            `How long to wait for a result, in seconds (0 = just look). Default and maximum ${ctx.maxWaitSeconds}.`,
-          ),
+        wait_seconds: waitSecondsField(ctx, 'just look'),
       },
       outputSchema: Generation,
       annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
