@@ -8,27 +8,28 @@
  * MAX_BATCH of them run as one batch (about 10% less time per image than one by one). A cancelled
  * request (its caller aborted) is dropped before it runs.
  *
- * Messages in: { type: 'classify', id, rgb } and { type: 'cancel', id }. Out: { type: 'result', id,
- * probabilities } or { type: 'failed', id, message }. The model name comes in workerData; the first
- * message out is { type: 'ready', inputSize, runtime } or { type: 'load-failed', message }.
+ * The messages are workerThread.ts's protocol; the model name comes in workerData.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { WorkerReplyMessage, WorkerRequestMessage } from '../workerThread.js';
 import { loadNsfwModel, type NsfwModel, type NsfwModelName } from './nsfwModel.js';
+import type { NsfwClassProbabilities } from './nsfwScore.js';
 
-export type WorkerRequest =
-  { type: 'classify'; id: number; rgb: Uint8Array } | { type: 'cancel'; id: number };
-
-export type WorkerReply =
-  | { type: 'ready'; inputSize: number; runtime: NsfwModel['runtime'] }
-  | { type: 'load-failed'; message: string }
-  | { type: 'result'; id: number; probabilities: Record<string, number> }
-  | { type: 'failed'; id: number; message: string };
+/** What the worker says about itself once loaded. */
+export interface NsfwWorkerInfo {
+  inputSize: number;
+  runtime: NsfwModel['runtime'];
+}
+/** One request: a square RGB raster of inputSize x inputSize. */
+export interface NsfwWorkerPayload {
+  rgb: Uint8Array;
+}
 
 /** Most images classified in one batch (memory: 8 x 224 x 224 x 3 floats = 4.8 MB of input). */
 const MAX_BATCH = 8;
 
 const port = parentPort!;
-const send = (reply: WorkerReply) => port.postMessage(reply);
+const send = (reply: WorkerReplyMessage<NsfwWorkerInfo, NsfwClassProbabilities>) => port.postMessage(reply);
 const pending: Array<{ id: number; rgb: Uint8Array }> = [];
 let draining = false;
 
@@ -39,7 +40,7 @@ async function drain(model: NsfwModel) {
       const batch = pending.splice(0, MAX_BATCH);
       try {
         const results = await model.predictBatch(batch.map((job) => job.rgb));
-        batch.forEach((job, i) => send({ type: 'result', id: job.id, probabilities: results[i]! }));
+        batch.forEach((job, i) => send({ type: 'result', id: job.id, value: results[i]! }));
       } catch (error) {
         for (const job of batch) send({ type: 'failed', id: job.id, message: (error as Error).message });
       }
@@ -53,16 +54,16 @@ async function drain(model: NsfwModel) {
 
 try {
   const model = await loadNsfwModel((workerData as { modelName: NsfwModelName }).modelName);
-  port.on('message', (message: WorkerRequest) => {
+  port.on('message', (message: WorkerRequestMessage<NsfwWorkerPayload>) => {
     if (message.type === 'cancel') {
       const at = pending.findIndex((job) => job.id === message.id);
       if (at >= 0) pending.splice(at, 1);
       return;
     }
-    pending.push({ id: message.id, rgb: message.rgb });
+    pending.push({ id: message.id, rgb: message.payload.rgb });
     if (!draining) void drain(model);
   });
-  send({ type: 'ready', inputSize: model.inputSize, runtime: model.runtime });
+  send({ type: 'ready', info: { inputSize: model.inputSize, runtime: model.runtime } });
 } catch (error) {
   send({ type: 'load-failed', message: (error as Error).message });
 }

@@ -59,7 +59,7 @@ describe('nsfw classifier worker', () => {
     const rgb = await raster(ORDINARY_PHOTOS[1]!, first.inputSize);
     const before = await first.classifyRgb(rgb);
     await first.close();
-    await expect(first.classifyRgb(rgb)).rejects.toThrow(/worker exited/);
+    await expect(first.classifyRgb(rgb)).rejects.toThrow(/nsfwWorker exited/);
     const second = await nsfwImageClassifier();
     expect(second).not.toBe(first);
     expect(await second.classifyRgb(rgb)).toEqual(before);
