@@ -1,7 +1,7 @@
 /** POST /face-swap/detect's engine (spec 4.4): every face of an image, cropped with a margin, largest first. */
 import { EngineError, type DetectedFace, type DetectFaces } from '../types.js';
 import { crop } from './crop.js';
-import { findFaces } from './findFaces.js';
+import { findFaces } from './faceDetector.js';
 import { readRgb } from './readRgb.js';
 import type { RgbImage } from './rgbImage.js';
 

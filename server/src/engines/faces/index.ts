@@ -1,5 +1,5 @@
 /** The faces engines (spec 4.4 detect, 4.5 swap) and their warm-up for /readyz. */
-import { findFaces } from './findFaces.js';
+import { findFaces } from './faceDetector.js';
 
 export { detectFaces } from './detectFaces.js';
 export { faceSwapEngine } from './swapFace.js';

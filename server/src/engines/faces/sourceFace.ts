@@ -3,7 +3,7 @@
  * pixels, the 468 landmarks of its largest face and the mesh triangulation.
  */
 import { EngineError } from '../types.js';
-import { findFaces } from './findFaces.js';
+import { findFaces } from './faceDetector.js';
 import { human } from './human.js';
 import { readRgb } from './readRgb.js';
 import type { RgbImage } from './rgbImage.js';

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { EngineError, type EngineOutput } from '../types.js';
-import { findFaces } from './findFaces.js';
+import { findFaces } from './faceDetector.js';
 import type { SourceFace } from './sourceFace.js';
 import { swapFrame } from './swapFrame.js';
 

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { EngineError, type EngineOutput } from '../types.js';
-import { findFaces } from './findFaces.js';
+import { findFaces } from './faceDetector.js';
 import type { StillFormat } from './outputFormat.js';
 import { readRgb } from './readRgb.js';
 import type { RgbImage } from './rgbImage.js';

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { probe } from '../../media/ffmpeg.js';
 import { EngineError, type EngineOutput } from '../types.js';
-import { findFaces } from './findFaces.js';
+import { findFaces } from './faceDetector.js';
 import type { SourceFace } from './sourceFace.js';
 import { spawnFfmpeg } from './spawnFfmpeg.js';
 import { swapFrame } from './swapFrame.js';
