@@ -269,6 +269,8 @@ async function main() {
         }),
       );
     }
+    // Every model in the server: one violence call starts the OCR worker (it starts on first use).
+    await post({ image_url: imageUrl, policy: 'violence' });
     const pids = srv.processes.map((p) => p.child.pid!).filter(Boolean);
     const rss = (await Promise.all(pids.map(rssOf))).reduce((a, b) => a + b, 0);
 
@@ -285,7 +287,7 @@ async function main() {
       `| Text in process (language id + lexicons), p50 | ${ms(p50(engineText))} | bare lexicon scoring ${ms(p50(bareText))} | ${ratio(p50(engineText), p50(bareText))} |`,
       `| Video over HTTP (60 s 1280x720 H.264, 8 frames, threshold 1), p50 / p95 | ${ms(p50(httpVideo))} / ${ms(p95(httpVideo))} | engine scoreVideo in process ${ms(p50(engineVideo))} | ${ratio(p50(httpVideo), p50(engineVideo))} |`,
       `| ${CONCURRENT} concurrent image calls (3 rounds, ${photos.length} different photos), p50 / p95 | ${ms(p50(concurrent))} / ${ms(p95(concurrent))} | one image call alone ${ms(p50(httpImage))} | ${ratio(p95(concurrent), p50(httpImage))} |`,
-      `| Server RSS with every model loaded (moderation and faces), after the runs | ${(rss / 1024 / 1024).toFixed(0)} MB |  |  |`,
+      `| Server RSS with every model loaded (nsfw and face workers, OCR worker, text), after the runs | ${(rss / 1024 / 1024).toFixed(0)} MB |  |  |`,
       `| Moderation model load + warm-up in this process (once per process) | ${ms(loadMs)} |  |  |`,
     ];
     const section = [
