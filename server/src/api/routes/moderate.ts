@@ -74,28 +74,17 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
           throw err;
         }
       };
-      const common = { threshold: body.threshold, policy: body.policy };
+      /** The raw score, and for a video the frames it looked at. */
+      let scored: { score: number; video?: Awaited<ReturnType<typeof engine.scoreVideo>> };
       if (mediaType === 'text') {
-        const score = await classify(() => engine.scoreText(body.text!, body.policy, controller.signal));
-        result = {
-          nsfw: score >= body.threshold,
-          score: round(score),
-          ...common,
-          media_type: 'text',
-          duration_ms: 0,
+        scored = {
+          score: await classify(() => engine.scoreText(body.text!, body.policy, controller.signal)),
         };
       } else if (mediaType === 'image') {
         const { bytes } = await fetched(() =>
           ctx.fetcher.fetchBytes(body.image_url!, 'image_url', ['image'], controller.signal),
         );
-        const score = await classify(() => engine.scoreImage(bytes, body.policy, controller.signal));
-        result = {
-          nsfw: score >= body.threshold,
-          score: round(score),
-          ...common,
-          media_type: 'image',
-          duration_ms: 0,
-        };
+        scored = { score: await classify(() => engine.scoreImage(bytes, body.policy, controller.signal)) };
       } else {
         const media = await fetched(() =>
           ctx.fetcher.fetch(
@@ -115,19 +104,27 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
             signal: controller.signal,
           }),
         );
-        result = {
-          nsfw: video.score >= body.threshold,
-          score: round(video.score),
-          ...common,
-          media_type: 'video',
-          duration_ms: 0,
-          frames_checked: video.framesChecked,
-          frames: video.frames.map((f) => ({ timestamp: round(f.timestamp, 3), score: round(f.score) })),
-        };
+        scored = { score: video.score, video };
       }
-      // The verdict uses the unrounded score; keep `nsfw === score >= threshold` true for the rounded one too.
-      result.nsfw = result.score >= body.threshold;
-      result.duration_ms = Math.round(performance.now() - started);
+      // The verdict is taken on the rounded score, so `nsfw === score >= threshold` holds for what is sent.
+      const score = round(scored.score);
+      const verdict = {
+        nsfw: score >= body.threshold,
+        score,
+        threshold: body.threshold,
+        policy: body.policy,
+      };
+      const duration_ms = Math.round(performance.now() - started);
+      const { video } = scored;
+      result = video
+        ? {
+            ...verdict,
+            media_type: 'video',
+            duration_ms,
+            frames_checked: video.framesChecked,
+            frames: video.frames.map((f) => ({ timestamp: round(f.timestamp, 3), score: round(f.score) })),
+          }
+        : { ...verdict, media_type: mediaType as 'text' | 'image', duration_ms };
     } finally {
       if (dir) await rm(dir, { recursive: true, force: true });
     }
