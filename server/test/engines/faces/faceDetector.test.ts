@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { closeFaceDetector, findFaces } from '../../../src/engines/faces/faceDetector.js';
 import { findFaces as findFacesHere } from '../../../src/engines/faces/findFaces.js';
 import { readRgb } from '../../../src/engines/faces/readRgb.js';
+import { eventLoopTurnsDuring } from '../eventLoopTurns.js';
 import { fixture } from './fixtures.js';
 
 describe('face detector worker', () => {
@@ -21,15 +22,9 @@ describe('face detector worker', () => {
   it('keeps the main event loop turning while it detects', async () => {
     const image = await readRgb(fixture('group-three.jpg'));
     await findFaces(image);
-    let turns = 0;
-    let done = false;
-    const spin = () => {
-      turns += 1;
-      if (!done) setImmediate(spin);
-    };
-    setImmediate(spin);
-    await Promise.all([findFaces(image), findFaces(image), findFaces(image)]);
-    done = true;
+    const { turns } = await eventLoopTurnsDuring(() =>
+      Promise.all([findFaces(image), findFaces(image), findFaces(image)]),
+    );
     // Three group detections are about a second of wasm work; on this thread the loop would turn a
     // handful of times, in the worker it turns freely.
     expect(turns).toBeGreaterThan(50);

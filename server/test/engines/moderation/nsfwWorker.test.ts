@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeToSquareRgb } from '../../../src/engines/moderation/decodeImage.js';
 import { nsfwImageClassifier } from '../../../src/engines/moderation/nsfwImage.js';
+import { eventLoopTurnsDuring } from '../eventLoopTurns.js';
 import { FIXTURES, ORDINARY_PHOTOS } from './fixtures.js';
 
 const raster = async (name: string, size: number) =>
@@ -19,15 +20,9 @@ describe('nsfw classifier worker', () => {
       ORDINARY_PHOTOS.slice(0, 8).map((name) => raster(name, classifier.inputSize)),
     );
     await classifier.classifyRgb(rasters[0]!); // warm
-    let turns = 0;
-    let done = false;
-    const spin = () => {
-      turns += 1;
-      if (!done) setImmediate(spin);
-    };
-    setImmediate(spin);
-    const results = await Promise.all(rasters.map((r) => classifier.classifyRgb(r)));
-    done = true;
+    const { turns, value: results } = await eventLoopTurnsDuring(() =>
+      Promise.all(rasters.map((r) => classifier.classifyRgb(r))),
+    );
     expect(results).toHaveLength(8);
     // Eight inferences take a few hundred ms of wasm work. Run on this thread they would allow about
     // one turn per batch; in the worker the loop turns freely (thousands of times on a quiet machine).
