@@ -3,12 +3,11 @@ import { z } from 'zod';
 import { DetectFacesRequest, FaceSwapRequest, Generation, idempotencyKeyFor } from '@mediagen/core';
 import type { ToolContext } from '../context.js';
 import { waitSecondsField } from '../waitSecondsField.js';
-import { generationResult } from '../generationResult.js';
 import { ProgressReporter } from '../progress.js';
 import { failure } from '../results.js';
-import { runTool, waitSecondsFor } from '../runTool.js';
+import { runTool } from '../runTool.js';
+import { waitForResult } from '../waitForResult.js';
 import { priceNote } from '../taskDocs.js';
-import { waitBounded } from '../waitBounded.js';
 
 /** Face URL detected for a call's Idempotency-Key (bounded; a process-local memo like the key's scope). */
 const detectedFaceFor = new Map<string, string>();
@@ -121,11 +120,10 @@ export function registerFaceSwap(server: McpServer, ctx: ToolContext) {
           `submitted face swap ${submitted.id} (${submitted.model}, ${submitted.type})`,
           extra.sessionId,
         );
-        const maxWaitSeconds = waitSecondsFor(ctx, wait_seconds);
-        const wait = await waitBounded(client, submitted, { maxWaitSeconds, signal: extra.signal, progress });
-        return generationResult(ctx, client, wait, {
-          signal: extra.signal,
-          waitedSeconds: (Date.now() - started) / 1000,
+        return waitForResult(ctx, client, extra, submitted, {
+          waitSeconds: wait_seconds,
+          startedAt: started,
+          progress,
         });
       }),
   );

@@ -11,12 +11,11 @@ import {
 } from '@mediagen/core';
 import type { ToolContext } from '../context.js';
 import { waitSecondsField } from '../waitSecondsField.js';
-import { generationResult } from '../generationResult.js';
 import { ProgressReporter } from '../progress.js';
 import { failure } from '../results.js';
-import { runTool, waitSecondsFor } from '../runTool.js';
+import { runTool } from '../runTool.js';
+import { waitForResult } from '../waitForResult.js';
 import { priceNote, taskParamsDescription } from '../taskDocs.js';
-import { waitBounded } from '../waitBounded.js';
 
 /**
  * generate: submit a generation (POST /{model}/{task}), then wait for it within the bounded wait,
@@ -91,11 +90,10 @@ export function registerGenerate(server: McpServer, ctx: ToolContext) {
           `submitted generation ${submitted.id} (${submitted.model}, ${submitted.type})`,
           extra.sessionId,
         );
-        const maxWaitSeconds = waitSecondsFor(ctx, wait_seconds);
-        const wait = await waitBounded(client, submitted, { maxWaitSeconds, signal: extra.signal, progress });
-        return generationResult(ctx, client, wait, {
-          signal: extra.signal,
-          waitedSeconds: (Date.now() - started) / 1000,
+        return waitForResult(ctx, client, extra, submitted, {
+          waitSeconds: wait_seconds,
+          startedAt: started,
+          progress,
         });
       }),
   );

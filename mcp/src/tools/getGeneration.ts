@@ -2,10 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Generation } from '@mediagen/core';
 import type { ToolContext } from '../context.js';
 import { waitSecondsField } from '../waitSecondsField.js';
-import { generationResult } from '../generationResult.js';
 import { ProgressReporter } from '../progress.js';
-import { runTool, waitSecondsFor } from '../runTool.js';
-import { waitBounded } from '../waitBounded.js';
+import { runTool } from '../runTool.js';
+import { waitForResult } from '../waitForResult.js';
 
 /** get_generation: the state of a generation or face swap (GET /status/{id}), waiting again if asked. */
 export function registerGetGeneration(server: McpServer, ctx: ToolContext) {
@@ -27,12 +26,11 @@ export function registerGetGeneration(server: McpServer, ctx: ToolContext) {
     async ({ id, wait_seconds }, extra) =>
       runTool(ctx, 'get_generation', extra, async (client) => {
         const started = Date.now();
-        const maxWaitSeconds = waitSecondsFor(ctx, wait_seconds);
         const progress = new ProgressReporter(extra);
-        const wait = await waitBounded(client, id, { maxWaitSeconds, signal: extra.signal, progress });
-        return generationResult(ctx, client, wait, {
-          signal: extra.signal,
-          waitedSeconds: (Date.now() - started) / 1000,
+        return waitForResult(ctx, client, extra, id, {
+          waitSeconds: wait_seconds,
+          startedAt: started,
+          progress,
         });
       }),
   );
