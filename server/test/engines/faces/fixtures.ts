@@ -1,6 +1,9 @@
 /** Paths and pixel helpers shared by the faces engine tests (not a test file itself). */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { detectFaces, warmUpFaces } from '../../../src/engines/faces/index.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../../../test/fixtures/faces/', import.meta.url));
 export const fixture = (name: string): string => FIXTURES + name;
@@ -49,4 +52,16 @@ export function inner(box: { x: number; y: number; width: number; height: number
     width: Math.round(box.width / 2),
     height: Math.round(box.height / 2),
   };
+}
+
+/**
+ * Warms the detector and writes the source face the swap tests use into `dir`: what detect hands out,
+ * Grace Hopper's face cropped from her portrait. Answers its path.
+ */
+export async function writeHopperFace(dir: string): Promise<string> {
+  await warmUpFaces();
+  const [hopper] = await detectFaces(fixture('portrait-hopper.jpg'));
+  const path = join(dir, 'source-face.png');
+  await writeFile(path, hopper!.crop);
+  return path;
 }

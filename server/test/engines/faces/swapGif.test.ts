@@ -1,12 +1,12 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFaces, faceSwapEngine, warmUpFaces } from '../../../src/engines/faces/index.js';
+import { detectFaces, faceSwapEngine } from '../../../src/engines/faces/index.js';
 import { ffmpeg } from '../../../src/media/ffmpeg.js';
 import { EngineError } from '../../../src/engines/types.js';
-import { fixture, inner, meanDiff, raw } from './fixtures.js';
+import { fixture, inner, meanDiff, raw, writeHopperFace } from './fixtures.js';
 
 let dir: string;
 let sourcePath: string;
@@ -39,10 +39,7 @@ async function page(path: string, index: number, out: string): Promise<string> {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'faces-gif-'));
-  await warmUpFaces();
-  const [hopper] = await detectFaces(fixture('portrait-hopper.jpg'));
-  sourcePath = join(dir, 'source-face.png');
-  await writeFile(sourcePath, hopper!.crop);
+  sourcePath = await writeHopperFace(dir);
 }, 120_000);
 
 afterAll(async () => {

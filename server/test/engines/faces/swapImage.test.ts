@@ -1,11 +1,11 @@
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFaces, faceSwapEngine, warmUpFaces } from '../../../src/engines/faces/index.js';
+import { detectFaces, faceSwapEngine } from '../../../src/engines/faces/index.js';
 import { EngineError, type FaceSwapInput } from '../../../src/engines/types.js';
-import { fixture, inner, meanDiff, raw } from './fixtures.js';
+import { fixture, inner, meanDiff, raw, writeHopperFace } from './fixtures.js';
 
 let dir: string;
 let sourcePath: string;
@@ -26,11 +26,7 @@ async function swap(targetPath: string, targetMime: string, sourceFace = sourceP
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'faces-swap-'));
-  await warmUpFaces();
-  // The source face is what detect hands out: Grace Hopper's face cropped from her portrait.
-  const [hopper] = await detectFaces(fixture('portrait-hopper.jpg'));
-  sourcePath = join(dir, 'source-face.png');
-  await writeFile(sourcePath, hopper!.crop);
+  sourcePath = await writeHopperFace(dir);
 }, 120_000);
 
 afterAll(async () => {

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFaces, faceSwapEngine, warmUpFaces } from '../../../src/engines/faces/index.js';
+import { detectFaces, faceSwapEngine } from '../../../src/engines/faces/index.js';
 import { ffmpeg, probe } from '../../../src/media/ffmpeg.js';
 import { EngineError } from '../../../src/engines/types.js';
-import { fixture, inner, meanDiff, raw } from './fixtures.js';
+import { fixture, inner, meanDiff, raw, writeHopperFace } from './fixtures.js';
 
 let dir: string;
 let sourcePath: string;
@@ -42,10 +42,7 @@ async function frameAt(video: string, index: number, out: string): Promise<strin
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'faces-video-'));
-  await warmUpFaces();
-  const [hopper] = await detectFaces(fixture('portrait-hopper.jpg'));
-  sourcePath = join(dir, 'source-face.png');
-  await writeFile(sourcePath, hopper!.crop);
+  sourcePath = await writeHopperFace(dir);
 }, 120_000);
 
 afterAll(async () => {
