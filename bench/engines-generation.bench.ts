@@ -10,7 +10,7 @@
  * Run: `npm run bench -- engines-generation` (or `npx tsx bench/engines-generation.bench.ts`). Writes
  * the "Generation engines" section of docs/benchmarks.md between its markers.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import type { TaskName } from '@mediagen/core';
 import { ffmpeg, ffmpegBinary, probe } from '../server/src/media/ffmpeg.js';
 import type { EngineInput, GenerationEngine, InputMedia } from '../server/src/engines/types.js';
-import { textToImageEngine, renderScene } from '../server/src/engines/image/textToImage.js';
+import { textToImageEngine } from '../server/src/engines/image/textToImage.js';
 import { imageToImageEngine } from '../server/src/engines/image/imageToImage.js';
 import { textToVideoEngine } from '../server/src/engines/video/textToVideo.js';
 import { imageToVideoEngine } from '../server/src/engines/video/imageToVideo.js';
@@ -28,6 +28,8 @@ import { videoToVideoEngine } from '../server/src/engines/video/videoToVideo.js'
 import { videoExtendEngine } from '../server/src/engines/video/videoExtend.js';
 import { textToSpeechEngine } from '../server/src/engines/audio/textToSpeech.js';
 import { textToMusicEngine } from '../server/src/engines/audio/textToMusic.js';
+import { writeSection } from './lib/benchDoc.js';
+import { makeBenchInputs } from './lib/benchInputs.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(root, 'server/package.json'));
@@ -81,33 +83,7 @@ async function main() {
   const rows: string[] = [];
   try {
     // Inputs: a 1024x1024 photo-like picture, a 5 s 720p clip with sound, a 10 s tune.
-    const photo = join(dir, 'photo.jpg');
-    await renderScene('a harbour town by the sea at sunset with boats and birds', 3, 1024, 1024)
-      .jpeg({ quality: 88 })
-      .toFile(photo);
-    const clip = join(dir, 'clip.mp4');
-    await ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=s=1280x720:r=24:d=5',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=f=440:d=5',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-shortest',
-      clip,
-    ]);
-    const tune = join(dir, 'tune.mp3');
-    await ffmpeg(['-f', 'lavfi', '-i', 'sine=f=330:d=10', '-c:a', 'libmp3lame', tune]);
+    const { photo, clip, tune } = await makeBenchInputs(dir);
 
     let n = 0;
     const run = async (
@@ -354,7 +330,6 @@ async function main() {
     : `system ffmpeg (${ffmpegBinary()})`;
   const loadAvg = (await readFile('/proc/loadavg', 'utf8').catch(() => '')).split(' ').slice(0, 3).join(' ');
   const section = [
-    '<!-- engines-generation:start -->',
     '## Generation engines (nine tasks)',
     '',
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpu}, ${cpus().length} cores, ` +
@@ -367,14 +342,9 @@ async function main() {
     '| Task, parameters | Wall | CPU | CPU s per output s | Target (issue 5) | Spec quotes | Baseline (same run) | Ratio |',
     '|---|---|---|---|---|---|---|---|',
     ...rows,
-    '<!-- engines-generation:end -->',
   ].join('\n');
   console.log(section);
-  const docs = join(root, 'docs/benchmarks.md');
-  let text = await readFile(docs, 'utf8').catch(() => '# Benchmarks\n\nWritten by `npm run bench`.\n');
-  const marker = /<!-- engines-generation:start -->[\s\S]*<!-- engines-generation:end -->/;
-  text = marker.test(text) ? text.replace(marker, section) : `${text.trimEnd()}\n\n${section}\n`;
-  await writeFile(docs, text);
+  writeSection('engines-generation', section);
 }
 
 await main();

@@ -7,16 +7,16 @@
  * Needs `npx tsc -b server` first (it starts server/dist/main.js).
  * Run: `npm run bench -- engines-throughput`. Writes the "Worker throughput" section of docs/benchmarks.md.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '../packages/core/dist/client/undici.js';
 import { startFileServer, startTestServer } from '../server/dist/testing/index.js';
-import { ffmpeg } from '../server/dist/media/ffmpeg.js';
-import { renderScene } from '../server/dist/engines/image/textToImage.js';
 import { ensureDatabase } from '../server/dist/db/database.js';
+import { writeSection } from './lib/benchDoc.js';
+import { makeBenchInputs } from './lib/benchInputs.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(root, 'server/package.json'));
@@ -54,30 +54,7 @@ async function latencies(client: ReturnType<typeof createClient>): Promise<strin
   const dir = await mkdtemp(join(tmpdir(), 'engines-latency-'));
   const files = await startFileServer(dir);
   try {
-    await renderScene('a harbour town by the sea at sunset with boats', 3, 1024, 1024)
-      .jpeg({ quality: 88 })
-      .toFile(join(dir, 'photo.jpg'));
-    await ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=s=1280x720:r=24:d=5',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=f=440:d=5',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-shortest',
-      join(dir, 'clip.mp4'),
-    ]);
-    await ffmpeg(['-f', 'lavfi', '-i', 'sine=f=330:d=10', '-c:a', 'libmp3lame', join(dir, 'tune.mp3')]);
+    await makeBenchInputs(dir);
     const photo = files.url('photo.jpg');
     const clip = files.url('clip.mp4');
     const jobs: Array<[string, string, string, Record<string, unknown>, string]> = [
@@ -186,7 +163,6 @@ async function main() {
 
   const cpu = cpus()[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
   const section = [
-    '<!-- engines-throughput:start -->',
     '## Worker throughput and submit-to-completed latency',
     '',
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpu}, ${cpus().length} cores, ` +
@@ -205,14 +181,9 @@ async function main() {
     '| Task | Request | Status | Submit to completed | Spec quotes |',
     '|---|---|---|---|---|',
     ...latencyRows,
-    '<!-- engines-throughput:end -->',
   ].join('\n');
   console.log(section);
-  const docs = join(root, 'docs/benchmarks.md');
-  let text = await readFile(docs, 'utf8').catch(() => '# Benchmarks\n\nWritten by `npm run bench`.\n');
-  const marker = /<!-- engines-throughput:start -->[\s\S]*<!-- engines-throughput:end -->/;
-  text = marker.test(text) ? text.replace(marker, section) : `${text.trimEnd()}\n\n${section}\n`;
-  await writeFile(docs, text);
+  writeSection('engines-throughput', section);
 }
 
 await main();

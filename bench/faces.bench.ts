@@ -8,7 +8,7 @@
  * Run: `npm run bench -- faces` (or `npx tsx bench/faces.bench.ts`). Writes the "Faces" section of
  * docs/benchmarks.md between its markers, leaving the rest of the file alone.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -21,6 +21,8 @@ import { readRgb } from '../server/src/engines/faces/readRgb.js';
 import { loadSourceFace } from '../server/src/engines/faces/sourceFace.js';
 import { swapFrame } from '../server/src/engines/faces/swapFrame.js';
 import { ffmpeg, ffmpegBinary, probe } from '../server/src/media/ffmpeg.js';
+import { percentile, time as timeRuns } from './lib/timing.js';
+import { writeSection } from './lib/benchDoc.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fixtures = join(root, 'test/fixtures/faces');
@@ -30,21 +32,7 @@ const sharp = require('sharp') as typeof SharpModule;
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const VIDEO_SECONDS = Number(process.env.BENCH_VIDEO_SECONDS ?? 4);
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function time(fn: () => Promise<unknown> | unknown, runs = RUNS): Promise<number[]> {
-  await fn(); // one untimed run: first-call compilation is not what a warm server pays
-  const out: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    out.push(performance.now() - t);
-  }
-  return out;
-}
+const time = (fn: () => Promise<unknown> | unknown, runs = RUNS) => timeRuns(fn, runs);
 
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 const mb = (v: number) => `${(v / 1024 / 1024).toFixed(0)} MB`;
@@ -207,7 +195,6 @@ async function main() {
     ];
     const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${mb(totalmem())} RAM, load average ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine), Node ${process.version}, ffmpeg ${ffmpegBinary().includes('ffmpeg-installer') ? '4.1 static (npm)' : ffmpegBinary()}`;
     const section = [
-      '<!-- faces:start -->',
       '## Faces (detect, swap)',
       '',
       `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; ${RUNS} timed runs after one`,
@@ -218,16 +205,10 @@ async function main() {
       '| What | Figure | Baseline (same run) | Ratio |',
       '|---|---|---|---|',
       ...rows.map((r) => `| ${r.join(' | ')} |`),
-      '<!-- faces:end -->',
     ].join('\n');
     console.log(section);
 
-    const docs = join(root, 'docs/benchmarks.md');
-    let text = await readFile(docs, 'utf8').catch(() => '# Benchmarks\n\nWritten by `npm run bench`.\n');
-    text = /<!-- faces:start -->[\s\S]*<!-- faces:end -->/.test(text)
-      ? text.replace(/<!-- faces:start -->[\s\S]*<!-- faces:end -->/, section)
-      : `${text.trimEnd()}\n\n${section}\n`;
-    await writeFile(docs, text);
+    writeSection('faces', section);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

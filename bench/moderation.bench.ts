@@ -12,7 +12,7 @@
  * `npx tsc -b server` (the server runs from server/dist). Writes the "Moderation" section of
  * docs/benchmarks.md between its markers, leaving the rest of the file alone.
  */
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -28,6 +28,8 @@ import { scoreTextWithLanguages } from '../server/src/engines/moderation/text/sc
 import { ffmpeg, ffmpegBinary } from '../server/src/media/ffmpeg.js';
 // The test harness runs server/dist/main.js relative to its own file, so take it from dist.
 import { startTestServer } from '../server/dist/testing/index.js';
+import { percentile, time as timeRuns } from './lib/timing.js';
+import { writeSection } from './lib/benchDoc.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fixtures = join(root, 'test/fixtures/moderation');
@@ -40,21 +42,7 @@ const TEXT =
   'summer festival. Several residents asked for more bicycle lanes near the school, and the mayor ' +
   'promised a decision before the end of the month. The meeting ended with a short concert.';
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function time(fn: () => Promise<unknown>, runs = RUNS): Promise<number[]> {
-  await fn(); // one untimed run: first-call compilation is not what a warm server pays
-  const out: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    out.push(performance.now() - t);
-  }
-  return out;
-}
+const time = (fn: () => Promise<unknown> | unknown, runs = RUNS) => timeRuns(fn, runs);
 
 /** One call of each function per round, RUNS rounds after one untimed round; times per function. */
 async function interleaved<K extends string>(
@@ -291,7 +279,6 @@ async function main() {
       `| Moderation model load + warm-up in this process (once per process) | ${ms(loadMs)} |  |  |`,
     ];
     const section = [
-      '<!-- moderation:start -->',
       '## Moderation (image, text, video)',
       '',
       `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; ${RUNS} timed runs`,
@@ -309,14 +296,8 @@ async function main() {
       '| What | Figure | Baseline (same run) | Ratio |',
       '|---|---|---|---|',
       ...rows,
-      '<!-- moderation:end -->',
     ].join('\n');
-    const docs = join(root, 'docs/benchmarks.md');
-    let text = await readFile(docs, 'utf8').catch(() => '# Benchmarks\n\nWritten by `npm run bench`.\n');
-    text = /<!-- moderation:start -->[\s\S]*<!-- moderation:end -->/.test(text)
-      ? text.replace(/<!-- moderation:start -->[\s\S]*<!-- moderation:end -->/, section)
-      : `${text.trimEnd()}\n\n${section}\n`;
-    await writeFile(docs, text);
+    writeSection('moderation', section);
     console.log(section);
   } finally {
     await files?.close();
