@@ -131,6 +131,25 @@ export interface RunResult {
 }
 
 /** Executes a one-node workflow (the MediaGen node fed `items`) in n8n-core's WorkflowExecute. */
+/** The MediaGen node as a one-node test workflow holds it, with the test credential. */
+function mediagenNode(
+  id: string,
+  type: string,
+  parameters: INode['parameters'],
+  extra: Partial<INode> = {},
+): INode {
+  return {
+    id,
+    name: 'MediaGen',
+    type,
+    typeVersion: 1,
+    position: [0, 0],
+    parameters,
+    credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'MediaGen account' } },
+    ...extra,
+  };
+}
+
 export async function runNode(options: RunOptions): Promise<RunResult> {
   const { nodeType, credentialType } = loadBuilt();
   const nodeTypes: N8nWorkflow.INodeTypes = {
@@ -139,16 +158,12 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
       NodeHelpers.getVersionedNodeType(nodeType, version) as INodeType,
     getKnownTypes: () => ({}),
   };
-  const node: INode = {
-    id: 'mediagen-1',
-    name: 'MediaGen',
-    type: NODE_TYPE,
-    typeVersion: 1,
-    position: [0, 0],
-    parameters: options.parameters,
-    credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'MediaGen account' } },
-    ...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-  };
+  const node = mediagenNode(
+    'mediagen-1',
+    NODE_TYPE,
+    options.parameters,
+    options.continueOnFail ? { onError: 'continueRegularOutput' } : {},
+  );
   const workflowData = {
     id: 'test',
     name: 'test',
@@ -241,15 +256,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 export async function runAsTool(options: RunOptions): Promise<INodeExecutionData[][]> {
   const { nodeType, credentialType } = loadBuilt();
   const v1 = NodeHelpers.getVersionedNodeType(nodeType, 1) as INodeType;
-  const node: INode = {
-    id: 'mediagen-tool',
-    name: 'MediaGen',
-    type: `${NODE_TYPE}Tool`,
-    typeVersion: 1,
-    position: [0, 0],
-    parameters: options.parameters,
-    credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'MediaGen account' } },
-  };
+  const node = mediagenNode('mediagen-tool', `${NODE_TYPE}Tool`, options.parameters);
   const nodeTypes: N8nWorkflow.INodeTypes = {
     getByName: () => v1,
     getByNameAndVersion: () => v1,
@@ -310,15 +317,7 @@ export async function loadOptions<T>(options: {
 }): Promise<T> {
   const { nodeType, credentialType } = loadBuilt();
   const v1 = NodeHelpers.getVersionedNodeType(nodeType, 1) as INodeType;
-  const node: INode = {
-    id: 'mediagen-editor',
-    name: 'MediaGen',
-    type: NODE_TYPE,
-    typeVersion: 1,
-    position: [0, 0],
-    parameters: options.parameters,
-    credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'MediaGen account' } },
-  };
+  const node = mediagenNode('mediagen-editor', NODE_TYPE, options.parameters);
   const nodeTypes: N8nWorkflow.INodeTypes = {
     getByName: () => nodeType,
     getByNameAndVersion: () => v1,
