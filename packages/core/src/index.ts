@@ -11,6 +11,7 @@ export * from './rules/pollInterval.js';
 export * from './rules/errorCode.js';
 export * from './rules/validationMessage.js';
 export * from './rules/mimeType.js';
+export * from './rules/moderationCharge.js';
 export * from './client/transport.js';
 export * from './client/errors.js';
 export * from './client/retry.js';

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   MEDIA_FIELD_KINDS,
   MEDIA_URL_FIELDS,
+  MODERATION_LIMITS,
+  moderationChargeForCall,
   outputTypeForTask,
   pollIntervalMs,
   TASK_NAMES,
@@ -64,5 +66,19 @@ describe('mimeTypeForExtension', () => {
     expect(mimeTypeForExtension('m4a')).toBe('audio/mp4');
     expect(mimeTypeForExtension('exe')).toBeUndefined();
     expect(mimeTypeForExtension('constructor')).toBeUndefined();
+  });
+});
+
+describe('moderation batch price (spec 4.6)', () => {
+  it('first 10 calls free, then 1 cent on the call completing each batch of 10 (20, 30, ...)', () => {
+    const charged = Array.from({ length: 45 }, (_, i) => i + 1).filter((n) => moderationChargeForCall(n) > 0);
+    expect(charged).toEqual([20, 30, 40]);
+    expect(moderationChargeForCall(20)).toBe(MODERATION_LIMITS.batchPriceMicroUsd);
+    expect(moderationChargeForCall(20)).toBe(10_000);
+    expect(moderationChargeForCall(21)).toBe(0);
+  });
+
+  it('refuses a call number that is not a positive integer', () => {
+    for (const n of [0, -1, 1.5, Number.NaN]) expect(() => moderationChargeForCall(n)).toThrow(RangeError);
   });
 });

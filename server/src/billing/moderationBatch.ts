@@ -1,11 +1,12 @@
 /**
- * Moderation billing (spec 4.6): the first 10 successful calls of an account are free; after that
- * every 10 successful calls cost 1 cent together, charged on the call that completes the batch. If
- * that charge cannot be paid the call answers 402 and is not counted (the same call succeeds after a
- * top-up). The account row is locked (FOR UPDATE) so concurrent calls count one after another:
- * none is double-counted and no batch is skipped.
+ * Moderation billing (spec 4.6; the price of each call is core's moderationChargeForCall): the first
+ * 10 successful calls of an account are free; after that every 10 successful calls cost 1 cent
+ * together, charged on the call that completes the batch. If that charge cannot be paid the call
+ * answers 402 and is not counted (the same call succeeds after a top-up). The account row is locked
+ * (FOR UPDATE) so concurrent calls count one after another: none is double-counted and no batch is
+ * skipped.
  */
-import { MODERATION_LIMITS } from '@mediagen/core';
+import { MODERATION_LIMITS, moderationChargeForCall } from '@mediagen/core';
 import { transaction, type Pool } from '../db/pool.js';
 import { InsufficientCreditsError } from './charge.js';
 import { appendLedger } from './ledger.js';
@@ -14,13 +15,6 @@ export interface ModerationCount {
   /** Calls counted so far, this one included. */
   calls: number;
   chargedMicro: number;
-}
-
-/** The batch price due on the `n`-th successful call (1-based). */
-export function moderationChargeForCall(n: number): number {
-  const L = MODERATION_LIMITS;
-  if (n <= L.freeCalls) return 0;
-  return (n - L.freeCalls) % L.batchSize === 0 ? L.batchPriceMicroUsd : 0;
 }
 
 /** Counts one successful call; throws InsufficientCreditsError (nothing counted) when its batch cannot be paid. */

@@ -1,7 +1,6 @@
-/** Catalog pricing and the moderation batch rule, as pure functions. */
+/** Catalog pricing and configuration, as pure functions (the moderation batch rule is core's, tested there). */
 import { describe, expect, it } from 'vitest';
 import { parseCatalog } from '../../dist/catalog/catalog.js';
-import { moderationChargeForCall } from '../../dist/billing/moderationBatch.js';
 import { faceSwapPriceMicro, priceFromUsd, priceMicro } from '../../dist/billing/pricing.js';
 import { loadConfig } from '../../dist/config.js';
 
@@ -64,14 +63,6 @@ describe('pricing', () => {
         ],
       }),
     ).toThrow(/unknown task "text-to-3d"/);
-  });
-});
-
-describe('moderation batches', () => {
-  it('first 10 free, then 1 cent on calls 20, 30, ...', () => {
-    const charged = Array.from({ length: 40 }, (_, i) => i + 1).filter((n) => moderationChargeForCall(n) > 0);
-    expect(charged).toEqual([20, 30, 40]);
-    expect(moderationChargeForCall(20)).toBe(10_000);
   });
 });
 
