@@ -13,18 +13,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDatabase } from '../db/database.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { createPool } from '../db/pool.js';
-import { mimeOfKey } from '../storage/storage.js';
 
 export const MAIN_JS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');
 
@@ -264,46 +261,4 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   }
 }
 
-export interface FileServer {
-  baseUrl: string;
-  url(name: string): string;
-  close(): Promise<void>;
-}
-
-/** A static HTTP server for fixture files in `dir` (Content-Type from the extension). */
-export async function startFileServer(dir: string): Promise<FileServer> {
-  const root = resolve(dir);
-  const server: Server = createHttpServer((req, res) => {
-    void (async () => {
-      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-      const file = resolve(join(root, path));
-      if (!file.startsWith(root + sep)) {
-        res.writeHead(403).end();
-        return;
-      }
-      const s = await stat(file).catch(() => undefined);
-      if (!s?.isFile()) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': mimeOfKey(file),
-        'content-length': String(s.size),
-      });
-      if (req.method === 'HEAD') res.end();
-      else createReadStream(file).pipe(res);
-    })().catch(() => res.writeHead(500).end());
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
-  return {
-    baseUrl,
-    url: (name) => `${baseUrl}/${name.split('/').map(encodeURIComponent).join('/')}`,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
+export { startFileServer, type FileServer, type FileServerOptions } from './fileServer.js';
