@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +78,47 @@ describe('face swap into a video', () => {
       expect(meanDiff(pa, pb, inner(face!.box))).toBeGreaterThan(8);
       expect(meanDiff(pa, pb, { x: 0, y: 230, width: 288, height: 58 })).toBeLessThan(4);
     }
+  }, 120_000);
+
+  it('writes every frame in its own place (frames are detected ahead while earlier ones are swapped)', async () => {
+    // A red square moves right along a black band under the photo: its position tells the frames apart.
+    const target = join(dir, 'numbered.mp4');
+    const frames = 16;
+    await ffmpeg([
+      ...['-loop', '1', '-framerate', '12', '-i', fixture('portrait-astronaut.jpg')],
+      ...['-f', 'lavfi', '-i', 'color=c=red:s=16x16:r=12'],
+      ...['-filter_complex', "[0:v]scale=288:256,pad=288:288:0:0:black[bg];[bg][1:v]overlay=x='n*16':y=266"],
+      ...['-frames:v', String(frames), '-c:v', 'libx264', '-pix_fmt', 'yuv420p', target],
+    ]);
+    const out = await swap(target, 'video/mp4');
+    const size = 288 * 288 * 3;
+    const squares = async (video: string, name: string) => {
+      const rawFrames = join(dir, name);
+      await ffmpeg(['-i', video, '-f', 'rawvideo', '-pix_fmt', 'rgb24', rawFrames]);
+      const bytes = await readFile(rawFrames);
+      expect(bytes.length).toBe(frames * size);
+      // Per frame: the mean x of the red pixels in the band.
+      return Array.from({ length: frames }, (_, frame) => {
+        let sum = 0;
+        let count = 0;
+        for (let y = 268; y < 280; y++) {
+          for (let x = 0; x < 288; x++) {
+            const i = frame * size + (y * 288 + x) * 3;
+            if (bytes[i]! > 150 && bytes[i + 1]! < 100 && bytes[i + 2]! < 100) {
+              sum += x;
+              count++;
+            }
+          }
+        }
+        return count > 0 ? sum / count : -1;
+      });
+    };
+    const before = await squares(target, 'numbered-in.rgb');
+    const after = await squares(out.files[0]!.path, 'numbered-out.rgb');
+    // The input's frames are all told apart (the square moves on every frame)...
+    for (let n = 1; n < frames; n++) expect(before[n]! - before[n - 1]!).toBeGreaterThan(4);
+    // ... and each output frame shows the square where its own input frame had it.
+    for (let n = 0; n < frames; n++) expect(Math.abs(after[n]! - before[n]!)).toBeLessThan(2);
   }, 120_000);
 
   it('keeps a webm a webm (VP8 + Opus in, VP9 + the same Opus out)', async () => {
