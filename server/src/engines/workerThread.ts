@@ -55,7 +55,11 @@ export function startWorkerClient<I, P, V>(
   workerData: unknown,
 ): Promise<WorkerClient<I, P, V>> {
   const worker = startWorker(from, name, workerData);
-  const waiting = new Map<number, { resolve: (v: V) => void; reject: (e: unknown) => void }>();
+  /** Requests sent and not yet answered; `done` removes the request's abort listener. */
+  const waiting = new Map<
+    number,
+    { resolve: (v: V) => void; reject: (e: unknown) => void; done: () => void }
+  >();
   const goneListeners: Array<() => void> = [];
   let nextId = 1;
   let broken: Error | undefined;
@@ -64,6 +68,7 @@ export function startWorkerClient<I, P, V>(
   const settle = (id: number) => {
     const entry = waiting.get(id);
     waiting.delete(id);
+    entry?.done();
     if (waiting.size === 0) worker.unref();
     return entry;
   };
@@ -103,19 +108,18 @@ export function startWorkerClient<I, P, V>(
                 if (broken) throw broken;
                 signal?.throwIfAborted();
                 const id = nextId++;
-                waiting.set(id, { resolve, reject });
+                const onAbort = () => {
+                  if (!waiting.has(id)) return;
+                  worker.postMessage({ type: 'cancel', id } satisfies WorkerRequestMessage<P>);
+                  settle(id)?.reject(signal!.reason);
+                };
+                // Removed once answered: a job's signal outlives its many requests (a frame each).
+                const done = () => signal?.removeEventListener('abort', onAbort);
+                waiting.set(id, { resolve, reject, done });
                 worker.ref();
                 const message: WorkerRequestMessage<P> = { type: 'request', id, payload };
                 worker.postMessage(message, transfer);
-                signal?.addEventListener(
-                  'abort',
-                  () => {
-                    if (!waiting.has(id)) return;
-                    worker.postMessage({ type: 'cancel', id } satisfies WorkerRequestMessage<P>);
-                    settle(id)?.reject(signal.reason);
-                  },
-                  { once: true },
-                );
+                signal?.addEventListener('abort', onAbort, { once: true });
               });
             },
             async close() {

@@ -3,6 +3,7 @@
  * loop stays free while images are classified, an aborted request leaves the queue and rejects with
  * its reason, and a closed classifier is replaced by a new worker on the next call.
  */
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeToSquareRgb } from '../../../src/engines/moderation/decodeImage.js';
@@ -42,6 +43,22 @@ describe('nsfw classifier worker', () => {
     await expect(classifier.classifyRgb(rgb, AbortSignal.abort(new Error('already gone')))).rejects.toThrow(
       'already gone',
     );
+  }, 60_000);
+
+  it("leaves no abort listener on a signal shared by many answered requests (a job's frames)", async () => {
+    const classifier = await nsfwImageClassifier();
+    const rgb = await raster(ORDINARY_PHOTOS[0]!, classifier.inputSize);
+    const job = new AbortController();
+    for (let i = 0; i < 3; i++) {
+      await Promise.all(Array.from({ length: 6 }, () => classifier.classifyRgb(rgb, job.signal)));
+    }
+    expect(getEventListeners(job.signal, 'abort')).toHaveLength(0);
+    // While requests wait, each has its listener, and aborting still reaches them.
+    const pending = Array.from({ length: 3 }, () => classifier.classifyRgb(rgb, job.signal));
+    expect(getEventListeners(job.signal, 'abort')).toHaveLength(3);
+    job.abort(new Error('job cancelled'));
+    for (const request of pending) await expect(request).rejects.toThrow('job cancelled');
+    expect(getEventListeners(job.signal, 'abort')).toHaveLength(0);
   }, 60_000);
 
   it('refuses a raster of the wrong size without reaching the worker', async () => {
