@@ -1,10 +1,9 @@
 /**
  * Face swap into every frame of a video (mp4, webm, mkv). One ffmpeg decodes the target to raw RGB
- * frames on a pipe; each frame is detected at reduced size, in the detector's worker thread while the
- * frames before it are swapped, and then swapped with the prepared source face; a second ffmpeg
- * encodes the frames at the target's frame rate and size into the target's container, copying the
- * target's audio stream untouched. Frames without a face pass through unchanged; a video with no face
- * in any frame fails.
+ * frames on a pipe; each frame is detected at reduced size and swapped with the prepared source face;
+ * a second ffmpeg encodes the frames at the target's frame rate and size into the target's container,
+ * copying the target's audio stream untouched. Frames without a face pass through unchanged; a video
+ * with no face in any frame fails.
  */
 import { join } from 'node:path';
 import { probe } from '../../media/ffmpeg.js';
@@ -17,12 +16,6 @@ import type { VideoContainer } from './videoContainer.js';
 
 /** Longest side a video frame is scaled to for detection (the swap itself is done at full size). */
 export const VIDEO_DETECT_MAX_SIDE = 640;
-
-/**
- * Frames in the pipeline at once: one being swapped and written, one being detected, one waiting in
- * the detector's queue so that the detector starts the next frame the moment it finishes one.
- */
-const PIPELINE_FRAMES = 3;
 
 export interface VideoSwapStats {
   frames: number;
@@ -83,30 +76,19 @@ export async function swapVideo(
   let frames = 0;
   let framesWithFaces = 0;
 
-  const write = async (data: Uint8Array) => {
+  const processFrame = async (data: Uint8Array) => {
+    const image = { data, width, height };
+    const faces = (await findFaces(image, { maxSide: VIDEO_DETECT_MAX_SIDE, tiles: false }, signal)).filter(
+      (f) => f.mesh.length > 0,
+    );
+    if (faces.length > 0 && swapFrame(image, faces, source) > 0) framesWithFaces++;
+    frames++;
     if (!encoder.child.stdin.write(data)) {
       await new Promise<void>((resolve, reject) => {
         encoder.child.stdin.once('drain', resolve);
         encoder.done.catch(reject);
       });
     }
-  };
-  // Frames are pipelined: a frame's detection starts (in the detector's worker thread) as soon as it
-  // is read, while the frames before it are swapped and written here, in order, one after another.
-  let written: Promise<void> = Promise.resolve();
-  const inFlight: Promise<void>[] = [];
-  const submitFrame = (data: Uint8Array): Promise<void> => {
-    const image = { data, width, height };
-    const detected = findFaces(image, { maxSide: VIDEO_DETECT_MAX_SIDE, tiles: false }, signal);
-    detected.catch(() => undefined); // awaited below, in order; not an unhandled rejection meanwhile
-    written = written.then(async () => {
-      const faces = (await detected).filter((f) => f.mesh.length > 0);
-      if (faces.length > 0 && swapFrame(image, faces, source) > 0) framesWithFaces++;
-      frames++;
-      await write(data);
-    });
-    written.catch(() => undefined);
-    return written;
   };
 
   try {
@@ -118,15 +100,12 @@ export async function swapVideo(
         filled += n;
         offset += n;
         if (filled === frameBytes) {
-          inFlight.push(submitFrame(frame));
-          // At most PIPELINE_FRAMES frames read and not yet written (memory stays bounded).
-          if (inFlight.length >= PIPELINE_FRAMES) await inFlight.shift();
+          await processFrame(frame);
           frame = new Uint8Array(frameBytes);
           filled = 0;
         }
       }
     }
-    await written;
     await decoder.done;
     encoder.child.stdin.end();
     await encoder.done;
