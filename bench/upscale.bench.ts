@@ -4,7 +4,7 @@
  *
  * Quality: real public-domain / CC0 photos (test/fixtures/moderation, see its SOURCES.md) are halved
  * with sharp's bicubic (the degradation the models were trained on) and brought back to their size by
- *   - sharp resize(kernel lanczos3): how image-to-image enlarges today (the baseline);
+ *   - sharp resize(kernel lanczos3): how image-to-image enlarged before enlargeImage.ts (the baseline);
  *   - sharp affine x2 with the nohalo and bicubic interpolators, centred (output pixel i samples
  *     input (i - 0.5) / 2), because sharp's resize shifts an enlargement by half an output pixel
  *     (measured below) and a fair classical baseline must not carry that shift;
@@ -186,7 +186,11 @@ async function main() {
 
   // --- Quality ---
   const methods: Array<{ name: string; label: string; run: Upscaler }> = [
-    { name: 'resize', label: 'sharp resize, lanczos3 (image-to-image today)', run: sharpResize },
+    {
+      name: 'resize',
+      label: 'sharp resize, lanczos3 (image-to-image before the centred fix)',
+      run: sharpResize,
+    },
     { name: 'nohalo', label: 'sharp affine x2, nohalo, centred', run: centred('nohalo') },
     { name: 'bicubic', label: 'sharp affine x2, bicubic, centred', run: centred('bicubic') },
     ...models,

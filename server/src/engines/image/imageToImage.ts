@@ -3,14 +3,16 @@
  * (black and white, sepia, blur, sharpen, brighter/darker, more/less saturated, contrast, warmer/cooler,
  * invert, mirror, flip, rotate, posterise, cartoon, pixelate), several in one prompt in the order
  * named; then cropped (attention-based: the busiest, most colourful region is kept) or padded
- * ("pad", "letterbox", "fit") to the requested aspect ratio, and resized to the requested resolution.
- * Without aspect_ratio or resolution the input's size is kept.
+ * ("pad", "letterbox", "fit") to the requested aspect ratio, and resized to the requested resolution;
+ * an enlargement is cropped or padded at the picture's own scale first and then enlarged with pixel
+ * centres aligned (enlargeImage.ts). Without aspect_ratio or resolution the input's size is kept.
  */
 import sharp from 'sharp';
 import { EngineError, type EngineInput, type EngineOutput, type GenerationEngine } from '../types.js';
 import { IMAGE_LONG_SIDE, parseAspect, sizeForAspect } from './dimensions.js';
 import { applyFormat, IMAGE_MIME, imageFormat, type ImageFormat, type Quality } from './encodeImage.js';
 import { AUTO_ENHANCE, editsFromPrompt, toRaw, type RawImage } from './imageEdits.js';
+import { enlargeCentred } from './enlargeImage.js';
 import { PromptWords } from './promptWords.js';
 import { join } from 'node:path';
 
@@ -73,13 +75,40 @@ async function run(input: EngineInput): Promise<EngineOutput> {
       height: Math.max(1, Math.round(target.height * k)),
     };
   }
-  let pipeline = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
+  const fit = aspect ? (pad ? 'contain' : 'cover') : 'fill';
+  const resizeOptions: sharp.ResizeOptions = {
+    fit,
+    position: aspect && !pad ? sharp.strategy.attention : 'centre',
+    background: prompt.has('white') && pad ? '#ffffff' : '#000000',
+  };
+  const raw = (img: RawImage) =>
+    sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } });
+  let pipeline = raw(image);
   if (target.width !== image.width || target.height !== image.height) {
-    pipeline = pipeline.resize(target.width, target.height, {
-      fit: aspect ? (pad ? 'contain' : 'cover') : 'fill',
-      position: aspect && !pad ? sharp.strategy.attention : 'centre',
-      background: prompt.has('white') && pad ? '#ffffff' : '#000000',
-    });
+    // The scale sharp would apply: the larger axis ratio for cover, the smaller for contain.
+    const kx = target.width / image.width;
+    const ky = target.height / image.height;
+    const k = fit === 'cover' ? Math.max(kx, ky) : Math.min(kx, ky);
+    if (fit === 'fill' ? kx >= 1 && ky >= 1 : k > 1) {
+      // An enlargement: crop or pad at the picture's own scale, then enlarge with pixel centres
+      // aligned (sharp's resize would shift it half a pixel: enlargeImage.ts).
+      const base =
+        fit === 'fill'
+          ? image
+          : await toRaw(
+              pipeline.resize(
+                Math.max(1, Math.min(fit === 'cover' ? image.width : Infinity, Math.round(target.width / k))),
+                Math.max(
+                  1,
+                  Math.min(fit === 'cover' ? image.height : Infinity, Math.round(target.height / k)),
+                ),
+                resizeOptions,
+              ),
+            );
+      pipeline = raw(await enlargeCentred(base, target.width, target.height));
+    } else {
+      pipeline = pipeline.resize(target.width, target.height, resizeOptions);
+    }
   }
   const inputFormat = media.mime.split('/')[1];
   const format: ImageFormat = input.params.output_format

@@ -101,6 +101,34 @@ describe('image-to-image (sharp edits)', () => {
     expect([wide.width, wide.height]).toEqual([1024, 576]);
   });
 
+  it('enlarges to the resolution with pixel centres aligned (a 64 px picture to 1k: 16x)', async () => {
+    // One white column at x = 7: centres aligned put it at (7 + 0.5) * 16 - 0.5 = 119.5; sharp's own
+    // resize puts it half an output pixel further right (120).
+    const path = join(workDir(), 'column.png');
+    const data = Buffer.alloc(64 * 32 * 3);
+    for (let y = 0; y < 32; y++) data.fill(255, (y * 64 + 7) * 3, (y * 64 + 8) * 3);
+    await sharp(data, { raw: { width: 64, height: 32, channels: 3 } })
+      .png()
+      .toFile(path);
+    const out = await imageToImageEngine.run(
+      input(
+        'image-to-image',
+        { prompt: 'black and white', image: 'x', resolution: '1k' },
+        { media: [media('image', path)] },
+      ),
+    );
+    const p = await pixels(out.files[0]!.path);
+    expect([p.width, p.height]).toEqual([1024, 512]);
+    let sum = 0;
+    let weight = 0;
+    for (let x = 0; x < p.width; x++) {
+      const v = at(p, x, 256)[0]!;
+      sum += v * x;
+      weight += v;
+    }
+    expect(Math.abs(sum / weight - 119.5)).toBeLessThan(0.1);
+  });
+
   it('pads instead of cropping when asked, keeping the whole picture', async () => {
     const p = await edit('pad to fit', { aspect_ratio: '1:1' });
     expect([p.width, p.height]).toEqual([200, 200]);
