@@ -12,6 +12,7 @@
  * | violence | threat, incitement or graphic violence phrase                   | 0.90   |
  * | violence | violent verb with first-person intent or a call to act          | 0.85   |
  * | violence | violent verb alone (news: "two people were killed")             | 0.20   |
+ * | violence | veiled threat cue (watch your back; two in a sentence: 0.70)    | 0.45   |
  * | hate     | slur                                                            | 0.85   |
  * | hate     | protected group + dehumanising word in one sentence             | 0.90   |
  * | hate     | protected group + call to expel / eliminate                     | 0.85   |
@@ -51,6 +52,7 @@ export const TEXT_WEIGHTS = {
   violenceIncitement: 0.9,
   violenceThreat: 0.85,
   violenceVerb: 0.2,
+  violenceVeiled: 0.45,
   hateSlur: 0.85,
   hateDehumanizingGroup: 0.9,
   hateExclusionGroup: 0.85,
@@ -77,6 +79,7 @@ interface CompiledLexicon {
   incitement: CompiledTerm[];
   verbs: CompiledTerm[];
   intent: CompiledTerm[];
+  veiled: CompiledTerm[];
   slurs: CompiledTerm[];
   groups: CompiledTerm[];
   dehumanizing: CompiledTerm[];
@@ -123,6 +126,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       incitement: t(lex.violence.incitement),
       verbs: t(lex.violence.verbs),
       intent: t(lex.violence.intent),
+      veiled: t(lex.violence.veiled),
       slurs: t(lex.hate.slurs),
       groups: t(lex.hate.groups),
       dehumanizing: t(lex.hate.dehumanizing),
@@ -211,6 +215,8 @@ function scoreSentence(
   } else if (policy === 'violence') {
     const incitement = longestMatches(findTerms(s, c.incitement));
     for (const m of incitement) add('violenceIncitement', m);
+    for (const m of longestMatches(findTerms(s, c.veiled)))
+      if (!overlaps(m, incitement)) add('violenceVeiled', m);
     const intent = findTerms(s, c.intent).length > 0;
     for (const m of longestMatches(findTerms(s, c.verbs))) {
       if (!overlaps(m, incitement)) add(intent ? 'violenceThreat' : 'violenceVerb', m);

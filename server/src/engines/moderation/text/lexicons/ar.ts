@@ -414,6 +414,7 @@ export const ar: Lexicon = {
       'يجب على احد',
       'لازم حد',
     ],
+    veiled: [],
   },
   hate: {
     slurs: [

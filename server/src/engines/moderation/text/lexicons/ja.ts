@@ -491,6 +491,7 @@ export const ja: Lexicon = {
       '次会ったら',
       '見かけたら',
     ],
+    veiled: [],
   },
   hate: {
     slurs: [

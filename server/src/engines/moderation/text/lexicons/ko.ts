@@ -463,6 +463,7 @@ export const ko: Lexicon = {
       '잡히면',
       '누가 좀',
     ],
+    veiled: [],
   },
   hate: {
     slurs: [

@@ -330,6 +330,7 @@ export const ru: Lexicon = {
       'надо бы',
       'пусть кто нибудь',
     ],
+    veiled: [],
   },
   hate: {
     slurs: [

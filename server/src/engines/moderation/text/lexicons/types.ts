@@ -38,6 +38,12 @@ export interface Lexicon {
     verbs: string[];
     /** First-person intent, wishes and calls to act: I will, let's, should, deserve. */
     intent: string[];
+    /**
+     * Veiled threats with no violent verb: watch your back, be careful on your way home tonight, we'll
+     * get you (0.45 each; two in a sentence make a violation). Unmistakable ones ("we know where you
+     * live", "you won't wake up tomorrow") are incitement.
+     */
+    veiled: string[];
   };
   hate: {
     /** Slurs for protected groups (0.85). */

@@ -361,6 +361,7 @@ export const zh: Lexicon = {
       '等我',
       '看我不',
     ],
+    veiled: [],
   },
   hate: {
     slurs: [
