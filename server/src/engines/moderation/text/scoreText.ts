@@ -9,6 +9,7 @@
  * | nsfw     | explicit sexual term                                            | 0.90   |
  * | nsfw     | sexual term (two in a sentence: 0.70)                           | 0.45   |
  * | nsfw     | other entry of the naughty-words list (profanity; three: 0.58)  | 0.25   |
+ * | nsfw     | weak commercial-sex cue (discreet, per half hour; three: 0.58)  | 0.25   |
  * | violence | threat, incitement or graphic violence phrase                   | 0.90   |
  * | violence | violent verb with first-person intent or a call to act          | 0.85   |
  * | violence | violent verb alone (news: "two people were killed")             | 0.20   |
@@ -49,6 +50,7 @@ export const TEXT_WEIGHTS = {
   nsfwExplicit: 0.9,
   nsfwSexual: 0.45,
   nsfwListed: 0.25,
+  nsfwCue: 0.25,
   violenceIncitement: 0.9,
   violenceThreat: 0.85,
   violenceVerb: 0.2,
@@ -76,6 +78,7 @@ interface CompiledLexicon {
   nsfwExplicit: CompiledTerm[];
   nsfwSexual: CompiledTerm[];
   nsfwListed: CompiledTerm[];
+  nsfwCues: CompiledTerm[];
   incitement: CompiledTerm[];
   verbs: CompiledTerm[];
   intent: CompiledTerm[];
@@ -123,6 +126,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       nsfwExplicit: t(lex.nsfw.explicit),
       nsfwSexual: t(lex.nsfw.sexual),
       nsfwListed: t(naughtyWords(lex)),
+      nsfwCues: t(lex.nsfw.cues),
       incitement: t(lex.violence.incitement),
       verbs: t(lex.violence.verbs),
       intent: t(lex.violence.intent),
@@ -210,8 +214,12 @@ function scoreSentence(
     const sexual = longestMatches(findTerms(s, c.nsfwSexual)).filter((m) => !overlaps(m, explicit));
     for (const m of explicit) add('nsfwExplicit', m);
     for (const m of sexual) add('nsfwSexual', m);
+    const cues = longestMatches(findTerms(s, c.nsfwCues)).filter(
+      (m) => !overlaps(m, [...explicit, ...sexual]),
+    );
+    for (const m of cues) add('nsfwCue', m);
     for (const m of longestMatches(findTerms(s, c.nsfwListed)))
-      if (!overlaps(m, [...explicit, ...sexual])) add('nsfwListed', m);
+      if (!overlaps(m, [...explicit, ...sexual, ...cues])) add('nsfwListed', m);
   } else if (policy === 'violence') {
     const incitement = longestMatches(findTerms(s, c.incitement));
     for (const m of incitement) add('violenceIncitement', m);

@@ -296,15 +296,11 @@ export const de: Lexicon = {
       'ohne gummi',
       'ohne kondom',
       'happy end',
-      'hausbesuche',
-      'hotelbesuche',
-      'diskret*',
-      'diskretion',
       'empfangt herren',
       'fur herren',
-      'die halbe stunde',
       'escort*',
     ],
+    cues: ['hausbesuche', 'hotelbesuche', 'diskret*', 'diskretion', 'die halbe stunde'],
   },
   violence: {
     incitement: [

@@ -540,13 +540,6 @@ export const en: Lexicon = {
       'bareback',
       'escort service',
       'escort girl*',
-      'escorts',
-      'at your hotel',
-      'to your hotel',
-      'discreet',
-      'discretion',
-      'per half hour',
-      'for rates',
       'for gentlemen',
       'bend {object} over',
       'from behind',
@@ -557,6 +550,7 @@ export const en: Lexicon = {
       'till you cannot walk',
       'until you cannot walk',
     ],
+    cues: ['at your hotel', 'to your hotel', 'discreet', 'discretion', 'per half hour', 'for rates'],
   },
   violence: {
     incitement: [

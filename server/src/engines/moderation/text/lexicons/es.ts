@@ -297,17 +297,13 @@ export const es: Lexicon = {
       'sin calzones',
       'final feliz',
       'servicio completo',
-      'en tu hotel',
-      'a tu hotel',
       'sin condon',
       'sin preservativo',
       'sin tabues',
-      'discrecion',
-      'discreta',
-      'la media hora',
       'complaciente*',
       'escort*',
     ],
+    cues: ['en tu hotel', 'a tu hotel', 'discrecion', 'discreta', 'la media hora'],
   },
   violence: {
     incitement: [

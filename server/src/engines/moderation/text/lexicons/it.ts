@@ -275,14 +275,12 @@ export const it: Lexicon = {
       'massaggio completo',
       'lieto fine',
       'servizio completo',
-      'massima discrezione',
-      'discrezione',
       'senza tabu',
       'senza preservativo',
-      'la mezz ora',
       'ragazza disponibile',
       'escort*',
     ],
+    cues: ['massima discrezione', 'discrezione', 'la mezz ora'],
   },
   violence: {
     incitement: [

@@ -385,8 +385,6 @@ export const ja: Lexicon = {
       'ワンナイト',
       '夜のお相手',
       '自撮り',
-      'ホテル出張',
-      '出張マッサージ',
       '本番',
       '援交',
       '円光',
@@ -395,6 +393,7 @@ export const ja: Lexicon = {
       '売ります',
       '後ろから',
     ],
+    cues: ['ホテル出張', '出張マッサージ'],
   },
   violence: {
     incitement: [

@@ -367,8 +367,6 @@ export const ko: Lexicon = {
       '빨면서',
       '노콘*',
       '콘돔 없이*',
-      '출장 마사지*',
-      '출장안마*',
       '건마*',
       '풀서비스*',
       '팝니다',
@@ -376,6 +374,7 @@ export const ko: Lexicon = {
       '노출 사진*',
       '몸사진*',
     ],
+    cues: ['출장 마사지*', '출장안마*'],
   },
   violence: {
     incitement: [

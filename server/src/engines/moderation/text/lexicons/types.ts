@@ -30,6 +30,11 @@ export interface Lexicon {
     explicit: string[];
     /** Sexual but not explicit alone (0.45 each, two make a violation). */
     sexual: string[];
+    /**
+     * Weak cues of a commercial sex offer that are ordinary alone or in pairs: discreet, per half hour,
+     * home or hotel visits (0.25 each; three, or one with a sexual term, make a violation).
+     */
+    cues: string[];
   };
   violence: {
     /** Threats, incitement and graphic violence that need no context (0.9). */
