@@ -297,7 +297,6 @@ export const de: Lexicon = {
       'ohne kondom',
       'happy end',
       'empfangt herren',
-      'fur herren',
       'escort*',
     ],
     cues: ['hausbesuche', 'hotelbesuche', 'diskret*', 'diskretion', 'die halbe stunde'],

@@ -520,7 +520,6 @@ export const en: Lexicon = {
       'no clothes on',
       'see me naked',
       'happy ending',
-      'full service',
       'incall',
       'outcall',
       'no taboos',
@@ -529,7 +528,6 @@ export const en: Lexicon = {
       'bareback',
       'escort service',
       'escort girl*',
-      'for gentlemen',
       'bend {object} over',
       'from behind',
       'till you scream',
@@ -539,7 +537,15 @@ export const en: Lexicon = {
       'till you cannot walk',
       'until you cannot walk',
     ],
-    cues: ['at your hotel', 'to your hotel', 'discreet', 'discretion', 'per half hour', 'for rates'],
+    cues: [
+      'at your hotel',
+      'to your hotel',
+      'discreet',
+      'discretion',
+      'per half hour',
+      'for rates',
+      'full service',
+    ],
   },
   violence: {
     incitement: [

@@ -292,14 +292,13 @@ export const es: Lexicon = {
       'sin sujetador',
       'sin calzones',
       'final feliz',
-      'servicio completo',
       'sin condon',
       'sin preservativo',
       'sin tabues',
       'complaciente*',
       'escort*',
     ],
-    cues: ['en tu hotel', 'a tu hotel', 'discrecion', 'discreta', 'la media hora'],
+    cues: ['en tu hotel', 'a tu hotel', 'discrecion', 'discreta', 'la media hora', 'servicio completo'],
   },
   violence: {
     incitement: [
