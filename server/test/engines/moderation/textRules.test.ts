@@ -130,6 +130,37 @@ describe('scoring rules', () => {
     expect((await scoreTextDetailed('Jews are parasites.', 'hate')).score).toBeGreaterThanOrEqual(0.5);
   });
 
+  it('flags a veiled threat only when two of its cues meet', async () => {
+    const one = await scoreTextDetailed('Watch your back posture when you lift boxes.', 'violence');
+    expect(one.score).toBeLessThan(0.5);
+    expect(one.evidence.map((e) => e.rule)).toEqual(['violenceVeiled']);
+    const two = await scoreTextDetailed('Watch your back on your way home tonight.', 'violence');
+    expect(two.score).toBeGreaterThanOrEqual(0.5);
+    expect(two.evidence.filter((e) => e.rule === 'violenceVeiled' && e.lang === 'en')).toHaveLength(2);
+  });
+
+  it('counts weak commercial-sex cues: two stay below the threshold, three or one beside a sexual term flag', async () => {
+    const cues = (text: string) => scoreTextDetailed(text, 'nsfw');
+    const two = await cues('Private tutoring, discretion guaranteed, $30 per half hour.');
+    expect(two.score).toBeLessThan(0.5);
+    expect(two.evidence.filter((e) => e.lang === 'en').every((e) => e.rule === 'nsfwCue')).toBe(true);
+    expect((await cues('Discreet massage at your hotel, $80 per half hour.')).score).toBeGreaterThanOrEqual(
+      0.5,
+    );
+    expect((await cues('Massage with a happy ending, discreet.')).score).toBeGreaterThanOrEqual(0.5);
+    expect(TEXT_WEIGHTS.nsfwCue).toBeLessThan(TEXT_WEIGHTS.nsfwSexual);
+  });
+
+  it('damps a report of a slur and a history of expulsion', async () => {
+    expect(
+      (await scoreTextDetailed('I reported the post that called migrants rats.', 'hate')).score,
+    ).toBeLessThan(0.5);
+    expect(
+      (await scoreTextDetailed('The book traces the expulsion of the Jews from England in 1290.', 'hate'))
+        .score,
+    ).toBeLessThan(0.5);
+  });
+
   it('keeps a profanity alone below the nsfw threshold', async () => {
     expect((await scoreTextDetailed('This is bullshit.', 'nsfw')).score).toBeLessThan(0.5);
   });

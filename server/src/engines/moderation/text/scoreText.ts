@@ -9,9 +9,11 @@
  * | nsfw     | explicit sexual term                                            | 0.90   |
  * | nsfw     | sexual term (two in a sentence: 0.70)                           | 0.45   |
  * | nsfw     | other entry of the naughty-words list (profanity; three: 0.58)  | 0.25   |
+ * | nsfw     | weak commercial-sex cue (discreet, per half hour; three: 0.58)  | 0.25   |
  * | violence | threat, incitement or graphic violence phrase                   | 0.90   |
  * | violence | violent verb with first-person intent or a call to act          | 0.85   |
  * | violence | violent verb alone (news: "two people were killed")             | 0.20   |
+ * | violence | veiled threat cue (watch your back; two in a sentence: 0.70)    | 0.45   |
  * | hate     | slur                                                            | 0.85   |
  * | hate     | protected group + dehumanising word in one sentence             | 0.90   |
  * | hate     | protected group + call to expel / eliminate                     | 0.85   |
@@ -48,9 +50,11 @@ export const TEXT_WEIGHTS = {
   nsfwExplicit: 0.9,
   nsfwSexual: 0.45,
   nsfwListed: 0.25,
+  nsfwCue: 0.25,
   violenceIncitement: 0.9,
   violenceThreat: 0.85,
   violenceVerb: 0.2,
+  violenceVeiled: 0.45,
   hateSlur: 0.85,
   hateDehumanizingGroup: 0.9,
   hateExclusionGroup: 0.85,
@@ -74,9 +78,11 @@ interface CompiledLexicon {
   nsfwExplicit: CompiledTerm[];
   nsfwSexual: CompiledTerm[];
   nsfwListed: CompiledTerm[];
+  nsfwCues: CompiledTerm[];
   incitement: CompiledTerm[];
   verbs: CompiledTerm[];
   intent: CompiledTerm[];
+  veiled: CompiledTerm[];
   slurs: CompiledTerm[];
   groups: CompiledTerm[];
   dehumanizing: CompiledTerm[];
@@ -120,9 +126,11 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       nsfwExplicit: t(lex.nsfw.explicit),
       nsfwSexual: t(lex.nsfw.sexual),
       nsfwListed: t(naughtyWords(lex)),
+      nsfwCues: t(lex.nsfw.cues),
       incitement: t(lex.violence.incitement),
       verbs: t(lex.violence.verbs),
       intent: t(lex.violence.intent),
+      veiled: t(lex.violence.veiled),
       slurs: t(lex.hate.slurs),
       groups: t(lex.hate.groups),
       dehumanizing: t(lex.hate.dehumanizing),
@@ -206,11 +214,17 @@ function scoreSentence(
     const sexual = longestMatches(findTerms(s, c.nsfwSexual)).filter((m) => !overlaps(m, explicit));
     for (const m of explicit) add('nsfwExplicit', m);
     for (const m of sexual) add('nsfwSexual', m);
+    const cues = longestMatches(findTerms(s, c.nsfwCues)).filter(
+      (m) => !overlaps(m, [...explicit, ...sexual]),
+    );
+    for (const m of cues) add('nsfwCue', m);
     for (const m of longestMatches(findTerms(s, c.nsfwListed)))
-      if (!overlaps(m, [...explicit, ...sexual])) add('nsfwListed', m);
+      if (!overlaps(m, [...explicit, ...sexual, ...cues])) add('nsfwListed', m);
   } else if (policy === 'violence') {
     const incitement = longestMatches(findTerms(s, c.incitement));
     for (const m of incitement) add('violenceIncitement', m);
+    for (const m of longestMatches(findTerms(s, c.veiled)))
+      if (!overlaps(m, incitement)) add('violenceVeiled', m);
     const intent = findTerms(s, c.intent).length > 0;
     for (const m of longestMatches(findTerms(s, c.verbs))) {
       if (!overlaps(m, incitement)) add(intent ? 'violenceThreat' : 'violenceVerb', m);

@@ -30,6 +30,11 @@ export interface Lexicon {
     explicit: string[];
     /** Sexual but not explicit alone (0.45 each, two make a violation). */
     sexual: string[];
+    /**
+     * Weak cues of a commercial sex offer that are ordinary alone or in pairs: discreet, per half hour,
+     * home or hotel visits (0.25 each; three, or one with a sexual term, make a violation).
+     */
+    cues: string[];
   };
   violence: {
     /** Threats, incitement and graphic violence that need no context (0.9). */
@@ -38,6 +43,12 @@ export interface Lexicon {
     verbs: string[];
     /** First-person intent, wishes and calls to act: I will, let's, should, deserve. */
     intent: string[];
+    /**
+     * Veiled threats with no violent verb: watch your back, be careful on your way home tonight, we'll
+     * get you (0.45 each; two in a sentence make a violation). Unmistakable ones ("we know where you
+     * live", "you won't wake up tomorrow") are incitement.
+     */
+    veiled: string[];
   };
   hate: {
     /** Slurs for protected groups (0.85). */
