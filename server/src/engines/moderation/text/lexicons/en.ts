@@ -3,6 +3,25 @@ import type { Lexicon } from './types.js';
 export const en: Lexicon = {
   lang: 'en',
   classes: {
+    threatplace: [
+      'after school',
+      'outside your house',
+      'outside your door',
+      'at your door',
+      'in front of your house',
+    ],
+    weapon: [
+      'a knife',
+      'a gun',
+      'a machete',
+      'a bat',
+      'a baseball bat',
+      'an axe',
+      'a blade',
+      'my gun',
+      'my knife',
+      'a crowbar',
+    ],
     hero: [
       'hero',
       'heroes',
@@ -573,6 +592,16 @@ export const en: Lexicon = {
   },
   violence: {
     incitement: [
+      'i ll be waiting {threatplace} with {weapon}',
+      'i will be waiting {threatplace} with {weapon}',
+      'i ll wait for you {threatplace} with {weapon}',
+      'waiting for you {threatplace} with {weapon}',
+      'deserves a bullet',
+      'deserve a bullet',
+      'deserves a bullet in',
+      'needs a bullet',
+      'put a bullet in your',
+      'i ll slit your throat',
       '{attacker} is a {hero}',
       '{attacker} was a {hero}',
       '{attacker} are {hero}',
@@ -752,6 +781,11 @@ export const en: Lexicon = {
       'the next time i see',
     ],
     veiled: [
+      'i ll be waiting ~5 with {weapon}',
+      'i will be waiting ~5 with {weapon}',
+      'i m waiting ~5 with {weapon}',
+      'waiting for you ~4 with {weapon}',
+      'wait for you ~4 with {weapon}',
       'you re next',
       'you are next',
       'i ll find you',

@@ -3,6 +3,18 @@ import type { Lexicon } from './types.js';
 export const fr: Lexicon = {
   lang: 'fr',
   classes: {
+    threatplace: ['a la sortie', 'devant chez toi', 'en bas de chez toi', 'apres les cours'],
+    frweapon: [
+      'un couteau',
+      'couteau',
+      'un flingue',
+      'une arme',
+      'une batte',
+      'une hache',
+      'une machette',
+      'un calibre',
+      'une lame',
+    ],
     hero: ['heros', 'exemple', 'legende', 'martyr', 'modele', 'un grand'],
     attacker: [
       'le tireur',
@@ -402,6 +414,15 @@ export const fr: Lexicon = {
   },
   violence: {
     incitement: [
+      'je t attends {threatplace} avec {frweapon}',
+      'on t attend {threatplace} avec {frweapon}',
+      'merite une balle',
+      'meriterait une balle',
+      'merite une balle dans',
+      'une balle entre les deux yeux',
+      'je vais t arracher la tete',
+      'je vais te casser les jambes',
+      'je te casse les jambes',
       'je vais te {frkillinf}',
       'j vais te {frkillinf}',
       'je vais vous {frkillinf}',
@@ -566,6 +587,9 @@ export const fr: Lexicon = {
       'faudrait',
     ],
     veiled: [
+      'je t attends ~5 avec {frweapon}',
+      'on t attend ~5 avec {frweapon}',
+      'je vais t attendre ~5 avec {frweapon}',
       'tu vas souffrir',
       'je vais te retrouver',
       'je vais te trouver',

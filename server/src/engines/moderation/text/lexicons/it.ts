@@ -3,6 +3,18 @@ import type { Lexicon } from './types.js';
 export const it: Lexicon = {
   lang: 'it',
   classes: {
+    threatplace: ['sotto casa', 'all uscita', 'fuori da scuola', 'sotto casa tua'],
+    itweapon: [
+      'un coltello',
+      'coltello',
+      'una pistola',
+      'una mazza',
+      'una mazza da baseball',
+      'un machete',
+      'un ascia',
+      'una spranga',
+      'il ferro',
+    ],
     hero: ['eroe', 'eroi', 'esempio', 'mito', 'martire', 'leggenda', 'un grande'],
     attacker: [
       'l attentatore',
@@ -320,6 +332,17 @@ export const it: Lexicon = {
   },
   violence: {
     incitement: [
+      'ti aspetto {threatplace} con {itweapon}',
+      'ti aspettiamo {threatplace} con {itweapon}',
+      'ti taglio la gola',
+      'tagliarti la gola',
+      'ti brucio viva',
+      'merita una pallottola',
+      'merita un proiettile',
+      'meriterebbe una pallottola',
+      'una pallottola in testa',
+      'ti pianto una pallottola',
+      'ti sparo in faccia',
       'ora sei morto',
       'adesso sei morto',
       'sei morto stronzo',
@@ -452,6 +475,8 @@ export const it: Lexicon = {
       'giuro',
     ],
     veiled: [
+      'ti aspetto ~5 con {itweapon}',
+      'ti aspettiamo ~5 con {itweapon}',
       'la tua famiglia paghera',
       'ti vengo a prendere',
       'ti vengo a cercare',

@@ -3,6 +3,18 @@ import type { Lexicon } from './types.js';
 export const nl: Lexicon = {
   lang: 'nl',
   classes: {
+    threatplace: ['na school', 'voor je deur', 'bij je huis', 'voor je huis'],
+    nlweapon: [
+      'mes',
+      'een mes',
+      'een pistool',
+      'een knuppel',
+      'een honkbalknuppel',
+      'een machete',
+      'een bijl',
+      'een blaffer',
+      'een wapen',
+    ],
     hero: ['held', 'helden', 'voorbeeld', 'legende', 'martelaar'],
     attacker: [
       'dader',
@@ -242,6 +254,23 @@ export const nl: Lexicon = {
   },
   violence: {
     incitement: [
+      'ik wacht je op {threatplace} met {nlweapon}',
+      'ik wacht ~2 {threatplace} ~2 met {nlweapon}',
+      'snij je strot door',
+      'ik snij je strot',
+      'je strot doorsnijden',
+      'knal je voor je kop',
+      'knal je ~2 kop',
+      'ik trap je dood',
+      'trap je dood',
+      'trap je in elkaar',
+      'moet een kogel krijgen',
+      'verdient een kogel',
+      'een kogel verdient',
+      'kogel door zijn kop',
+      'kogel door z n kop',
+      'schop je hersens in',
+      'schop je kapot',
       'je familie gaat hiervoor betalen',
       'je familie gaat ervoor betalen',
       'je familie gaat daarvoor betalen',
@@ -387,6 +416,7 @@ export const nl: Lexicon = {
       '{harm} {object} op {possessive} {body}',
     ],
     intent: [
+      'moet iemand',
       'zweer',
       'ik ga',
       'ik zal',
@@ -413,6 +443,9 @@ export const nl: Lexicon = {
       'ik betaal',
     ],
     veiled: [
+      'ik wacht je op ~5 met {nlweapon}',
+      'ik wacht ~6 met {nlweapon}',
+      'wacht ~4 op je ~3 met {nlweapon}',
       'ik ga je vinden',
       'ik zal je vinden',
       'ik maak je kapot',
