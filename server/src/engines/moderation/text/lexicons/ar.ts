@@ -4,6 +4,7 @@ import type { Lexicon } from './types.js';
 export const ar: Lexicon = {
   lang: 'ar',
   classes: {
+    power: ['العالم', 'البنوك', 'الاعلام', 'الاقتصاد', 'المال', 'الحكومات', 'امريكا'],
     threatplace: ['عند باب بيتك', 'قدام بيتك', 'بعد المدرسة'],
     harm1: [
       'احطم',
@@ -259,6 +260,8 @@ export const ar: Lexicon = {
     after: [],
   },
   reporting: [
+    'نظرية المؤامرة',
+    'نظريات المؤامرة',
     'قال',
     'قالت',
     'صرح',
@@ -613,6 +616,8 @@ export const ar: Lexicon = {
       'معاقين',
     ],
     dehumanizing: [
+      'يتكاثرون مثل',
+      'يتكاثرون كالجرذان',
       'حشرات',
       'جرذان',
       'فيران',
@@ -671,6 +676,9 @@ export const ar: Lexicon = {
       'للمطبخ',
     ],
     predicates: [
+      '{group} يسيطرون على ~1 {power}',
+      '{group} يحكمون ~1 {power}',
+      '{group} يتحكمون ~1 {power}',
       '{group} {crime}',
       '{group} كلهم {crime}',
       '{group} هم {crime}',

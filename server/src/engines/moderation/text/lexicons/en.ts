@@ -3,6 +3,16 @@ import type { Lexicon } from './types.js';
 export const en: Lexicon = {
   lang: 'en',
   classes: {
+    power: [
+      'the banks',
+      'the media',
+      'the world',
+      'the government',
+      'hollywood',
+      'the money',
+      'the press',
+      'everything',
+    ],
     threatplace: [
       'after school',
       'outside your house',
@@ -428,6 +438,9 @@ export const en: Lexicon = {
     after: [],
   },
   reporting: [
+    'conspiracy theor*',
+    'conspiracy myth*',
+    'antisemitic myth*',
     'said',
     'says',
     'told reporters',
@@ -896,6 +909,9 @@ export const en: Lexicon = {
       'homos',
     ],
     dehumanizing: [
+      'breed like rabbits',
+      'breed like rats',
+      'breed like cockroaches',
       'vermin',
       'rats',
       'cockroach*',
@@ -973,6 +989,10 @@ export const en: Lexicon = {
       'sterili*',
     ],
     predicates: [
+      '{group} control ~2 {power}',
+      '{group} run ~2 {power}',
+      '{group} own ~2 {power}',
+      '{group} rule ~2 {power}',
       '{group} are ~2 {crime}',
       '{group} are all ~2 {crime}',
       '{group} are nothing but ~1 {crime}',

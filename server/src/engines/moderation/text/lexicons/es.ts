@@ -3,6 +3,18 @@ import type { Lexicon } from './types.js';
 export const es: Lexicon = {
   lang: 'es',
   classes: {
+    power: [
+      'dinero',
+      'bancos',
+      'medios',
+      'mundo',
+      'gobierno',
+      'prensa',
+      'hollywood',
+      'el mundo',
+      'los bancos',
+      'los medios',
+    ],
     threatplace: [
       'a la salida',
       'en la puerta de tu casa',
@@ -246,6 +258,10 @@ export const es: Lexicon = {
   },
   negation: { before: ['no', 'nunca', 'jamas', 'nadie', 'ningun*', 'contra', 'sin'], after: [] },
   reporting: [
+    'teoria de la conspiracion',
+    'teorias de la conspiracion',
+    'conspiranoi*',
+    'antisemit*',
     'dijo',
     'dijeron',
     'afirmo',
@@ -576,6 +592,10 @@ export const es: Lexicon = {
   },
   hate: {
     slurs: [
+      'machirulo',
+      'putos moros',
+      'chinitos de mierda',
+      'guiri de mierda',
       'sudaca*',
       'maricon*',
       'marica*',
@@ -632,6 +652,8 @@ export const es: Lexicon = {
       'albaneses',
     ],
     dehumanizing: [
+      'se reproducen como',
+      'paren como conejas',
       'alimanas',
       'ratas',
       'cucarachas',
@@ -656,6 +678,12 @@ export const es: Lexicon = {
       'bestias',
     ],
     exclusion: [
+      'a la cocina',
+      'a fregar platos',
+      'a fregar los platos',
+      'callada',
+      'calladitas',
+      'a parir',
       'vuelvan a su pais',
       'fuera de',
       'fuera',
@@ -690,6 +718,10 @@ export const es: Lexicon = {
       'lugar es la cocina',
     ],
     predicates: [
+      '{group} controlan ~2 {power}',
+      '{group} dominan ~2 {power}',
+      '{group} manejan ~2 {power}',
+      '{group} gobiernan ~2 {power}',
       '{group} son ~2 {crime}',
       '{group} ~1 son todos ~1 {crime}',
       '{group} no son personas',

@@ -3,6 +3,18 @@ import type { Lexicon } from './types.js';
 export const fr: Lexicon = {
   lang: 'fr',
   classes: {
+    power: [
+      'medias',
+      'banques',
+      'monde',
+      'gouvernement',
+      'finance',
+      'argent',
+      'presse',
+      'les medias',
+      'les banques',
+      'le monde',
+    ],
     threatplace: ['a la sortie', 'devant chez toi', 'en bas de chez toi', 'apres les cours'],
     frweapon: [
       'un couteau',
@@ -276,6 +288,9 @@ export const fr: Lexicon = {
     after: ['pas', 'jamais'],
   },
   reporting: [
+    'theorie du complot',
+    'complotiste*',
+    'antisemit*',
     'a declare',
     'ont declare',
     'selon',
@@ -621,12 +636,15 @@ export const fr: Lexicon = {
   },
   hate: {
     slurs: [
+      'sale raton',
+      'sales ratons',
+      'sale pede',
+      'sales pedes',
+      'feuj de merde',
       'negre*',
       'bougnoul*',
       'youpin*',
       'bicot*',
-      'pede',
-      'pedes',
       'tarlouze*',
       'gouine*',
       'bamboula*',
@@ -640,7 +658,6 @@ export const fr: Lexicon = {
       'sales juifs',
       'enculé de juif',
       'bougnoule',
-      'raton',
       'ratons',
       'sous homme*',
       'macaque*',
@@ -681,6 +698,8 @@ export const fr: Lexicon = {
       'homos',
     ],
     dehumanizing: [
+      'se reproduisent comme',
+      'pullulent',
       'vermine*',
       'rats',
       'cafards',
@@ -706,6 +725,11 @@ export const fr: Lexicon = {
       'dechets',
     ],
     exclusion: [
+      'a la vaisselle',
+      'fermer leur gueule',
+      'se taire',
+      'retournez chez vous',
+      'retourne dans ton pays',
       'rentrez chez vous',
       'rentrer chez eux',
       'dehors',
@@ -746,6 +770,14 @@ export const fr: Lexicon = {
       'en institution',
       'a l asile',
     ],
-    predicates: ['{group} sont ~3 {crime}', '{group} ce sont ~2 {crime}', '{group} c est ~2 {crime}'],
+    predicates: [
+      '{group} sont ~3 {crime}',
+      '{group} ce sont ~2 {crime}',
+      '{group} c est ~2 {crime}',
+      '{group} controlent ~2 {power}',
+      '{group} dominent ~2 {power}',
+      '{group} dirigent ~2 {power}',
+      '{group} tiennent ~2 {power}',
+    ],
   },
 };

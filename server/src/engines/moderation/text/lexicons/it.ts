@@ -3,6 +3,7 @@ import type { Lexicon } from './types.js';
 export const it: Lexicon = {
   lang: 'it',
   classes: {
+    power: ['banche', 'media', 'mondo', 'governo', 'finanza', 'soldi', 'stampa', 'le banche', 'il mondo'],
     threatplace: ['sotto casa', 'all uscita', 'fuori da scuola', 'sotto casa tua'],
     itweapon: [
       'un coltello',
@@ -222,6 +223,8 @@ export const it: Lexicon = {
   },
   negation: { before: ['non', 'mai', 'nessun*', 'contro', 'senza'], after: [] },
   reporting: [
+    'complott*',
+    'antisemit*',
     'ha detto',
     'hanno detto',
     'ha dichiarato',
@@ -500,6 +503,13 @@ export const it: Lexicon = {
   },
   hate: {
     slurs: [
+      'terroni',
+      'terrone',
+      'polentoni',
+      'zingaraccio',
+      'zingaracci',
+      'negracci',
+      'mangiaspaghetti',
       'negri',
       'negro di merda',
       'sporco negro',
@@ -521,6 +531,15 @@ export const it: Lexicon = {
       'vu cumpra',
     ],
     groups: [
+      'terroni',
+      'meridionali',
+      'donna',
+      'froci',
+      'negri',
+      'ebreo',
+      'musulmano',
+      'immigrato',
+      'clandestini',
       'ebre*',
       'musulman*',
       'islamic*',
@@ -552,6 +571,8 @@ export const it: Lexicon = {
       'nigeriani',
     ],
     dehumanizing: [
+      'si riproducono come',
+      'figliano come conigli',
       'parassit*',
       'ratti',
       'topi',
@@ -576,6 +597,12 @@ export const it: Lexicon = {
       'vermi',
     ],
     exclusion: [
+      'stare zitte',
+      'stare zitta',
+      'devono tacere',
+      'tacere',
+      'ai fornelli',
+      'a casa a fare figli',
       'espulsi',
       'espulse',
       'cacciati',
@@ -615,6 +642,10 @@ export const it: Lexicon = {
       'stiano in cucina',
     ],
     predicates: [
+      '{group} controllano ~2 {power}',
+      '{group} dominano ~2 {power}',
+      '{group} comandano ~2 {power}',
+      '{group} governano ~2 {power}',
       '{group} sono ~2 {crime}',
       '{group} sono tutti ~1 {crime}',
       '{group} non sono umani',

@@ -3,6 +3,18 @@ import type { Lexicon } from './types.js';
 export const pt: Lexicon = {
   lang: 'pt',
   classes: {
+    power: [
+      'mundo',
+      'bancos',
+      'midia',
+      'imprensa',
+      'governo',
+      'dinheiro',
+      'hollywood',
+      'os bancos',
+      'a midia',
+      'o mundo',
+    ],
     threatplace: [
       'na saida',
       'na porta da sua casa',
@@ -244,6 +256,9 @@ export const pt: Lexicon = {
   },
   negation: { before: ['nao', 'nunca', 'jamais', 'ninguem', 'nenhum*', 'contra', 'sem'], after: [] },
   reporting: [
+    'teoria da conspiracao',
+    'teorias da conspiracao',
+    'antissemit*',
     'disse',
     'disseram',
     'afirmou',
@@ -580,7 +595,10 @@ export const pt: Lexicon = {
   },
   hate: {
     slurs: [
-      'crioulo*',
+      'sapatona',
+      'cabeca chata',
+      'neguinho de merda',
+      'baitola*',
       'viado*',
       'sapatao',
       'traveco*',
@@ -595,6 +613,13 @@ export const pt: Lexicon = {
       'macaco de merda',
     ],
     groups: [
+      'mulher',
+      'nordestino',
+      'preto',
+      'baianos',
+      'viados',
+      'judeu',
+      'imigrante',
       'judeu*',
       'judia*',
       'muculman*',
@@ -627,6 +652,9 @@ export const pt: Lexicon = {
       'angolanos',
     ],
     dehumanizing: [
+      'se reproduzem como',
+      'procriam como',
+      'parem como coelhos',
       'vermes',
       'ratos',
       'baratas',
@@ -649,6 +677,13 @@ export const pt: Lexicon = {
       'bichos',
     ],
     exclusion: [
+      'ficar calada',
+      'ficar caladas',
+      'calar a boca',
+      'obedecer o marido',
+      'obedecer ao marido',
+      'pro tanque',
+      'no tanque',
       'expulsos',
       'expulsas',
       'deportados',
@@ -686,6 +721,13 @@ export const pt: Lexicon = {
       'voltem pra cozinha',
     ],
     predicates: [
+      'macacos ~3 volt* ~3 africa',
+      'macaco ~3 volt* ~3 africa',
+      'macacos ~3 vao ~3 africa',
+      '{group} controlam ~2 {power}',
+      '{group} dominam ~2 {power}',
+      '{group} mandam ~2 {power}',
+      '{group} comandam ~2 {power}',
       '{group} sao ~2 {crime}',
       '{group} sao todos ~1 {crime}',
       '{group} nao sao gente',
