@@ -636,6 +636,13 @@ export const fr: Lexicon = {
   },
   hate: {
     slurs: [
+      'pedes',
+      'un pede',
+      'espece de pede',
+      'ce pede',
+      'gros pede',
+      'qu un pede',
+      'de pede',
       'sale raton',
       'sales ratons',
       'sale pede',
@@ -658,7 +665,6 @@ export const fr: Lexicon = {
       'sales juifs',
       'enculé de juif',
       'bougnoule',
-      'ratons',
       'sous homme*',
       'macaque*',
     ],
