@@ -3,6 +3,16 @@ import type { Lexicon } from './types.js';
 export const de: Lexicon = {
   lang: 'de',
   classes: {
+    sexbody: ['titten', 'muschi', 'arsch nackt', 'nackten arsch', 'fotze', 'pimmel', 'bruste nackt'],
+    sendme: [
+      'schick mir',
+      'schicke mir',
+      'zeig mir',
+      'zeig mal',
+      'will ~1 sehen',
+      'foto von deinen',
+      'bilder von deinen',
+    ],
     power: [
       'banken',
       'medien',
@@ -330,6 +340,25 @@ export const de: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'hart rannehmen',
+      'dich rannehmen',
+      'gevogelt',
+      'will gevogelt',
+      'vogel mich',
+      'sexpartner*',
+      'sex ohne verpflichtung*',
+      'lust auf einen dreier',
+      'deinen schwanz',
+      'meinen schwanz lutschen',
+      'deine muschi',
+      'deine titten',
+      'feucht fur dich',
+      'einen runterholen',
+      'hol mir einen runter',
+      'ficktreff*',
+      'fickbeziehung',
+      'fickfreund*',
+      '{sendme} ~4 {sexbody}',
       'porno*',
       'ficken',
       'fick mich',
@@ -375,6 +404,10 @@ export const de: Lexicon = {
       '{act} ~3 bis du schreist',
     ],
     sexual: [
+      'feucht',
+      'nass fur dich',
+      'sexpartnerin',
+      'dreier',
       'sex',
       'sexy',
       'nackt*',

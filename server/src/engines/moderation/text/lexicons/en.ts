@@ -3,6 +3,8 @@ import type { Lexicon } from './types.js';
 export const en: Lexicon = {
   lang: 'en',
   classes: {
+    sexbody: ['tits', 'boobs', 'ass naked'],
+    sendme: ['send me', 'show me', 'let me see', 'dm me', 'pic of your', 'pics of your'],
     power: [
       'the banks',
       'the media',
@@ -480,6 +482,7 @@ export const en: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      '{sendme} ~4 {sexbody}',
       'have sex with',
       'nude content',
       'explicit videos',

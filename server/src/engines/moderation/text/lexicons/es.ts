@@ -3,6 +3,8 @@ import type { Lexicon } from './types.js';
 export const es: Lexicon = {
   lang: 'es',
   classes: {
+    sexbody: ['tetas', 'culo desnudo'],
+    sendme: ['mandame', 'enviame', 'ensename', 'muestrame', 'fotos de tus', 'foto de tus', 'foto de tu'],
     power: [
       'dinero',
       'bancos',
@@ -296,6 +298,17 @@ export const es: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'te quiero coger',
+      'cogerte toda la noche',
+      'coger toda la noche',
+      'sexo casual',
+      'sexo sin compromiso',
+      'mamamela',
+      'comerte entera',
+      'correrme en tu',
+      'echar un polvo',
+      'un polvo rapido',
+      '{sendme} ~4 {sexbody}',
       'porno*',
       'mamada*',
       'follar',

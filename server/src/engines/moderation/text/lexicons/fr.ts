@@ -3,6 +3,8 @@ import type { Lexicon } from './types.js';
 export const fr: Lexicon = {
   lang: 'fr',
   classes: {
+    sexbody: ['seins nus', 'nichons', 'chatte', 'bite', 'teub', 'tetons', 'tes seins', 'ta chatte'],
+    sendme: ['envoie moi', 'envoie', 'montre moi', 'montre', 'photos de tes', 'photo de tes', 'photo de ta'],
     power: [
       'medias',
       'banques',
@@ -323,6 +325,15 @@ export const fr: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'te prendre comme une chienne',
+      'plan cul',
+      'plan q',
+      'plans cul',
+      'sucer ma bite',
+      'leche ma',
+      'jouir dans ta',
+      'sexe sans lendemain',
+      '{sendme} ~4 {sexbody}',
       'porno*',
       'fellation*',
       'sodomi*',

@@ -3,6 +3,8 @@ import type { Lexicon } from './types.js';
 export const it: Lexicon = {
   lang: 'it',
   classes: {
+    sexbody: ['tette', 'figa', 'fica', 'culo nudo', 'tettine'],
+    sendme: ['mandami', 'fammi vedere', 'fai vedere', 'foto delle', 'foto del', 'mostrami'],
     power: ['banche', 'media', 'mondo', 'governo', 'finanza', 'soldi', 'stampa', 'le banche', 'il mondo'],
     threatplace: ['sotto casa', 'all uscita', 'fuori da scuola', 'sotto casa tua'],
     itweapon: [
@@ -256,6 +258,15 @@ export const it: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'ti voglio sbattere',
+      'sbatterti',
+      'sesso occasionale',
+      'scopamici',
+      'trombamic*',
+      'trombarti',
+      'fammi un pompino',
+      'vengo in bocca',
+      '{sendme} ~4 {sexbody}',
       'porno*',
       'pompino*',
       'scopare',

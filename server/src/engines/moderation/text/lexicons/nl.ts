@@ -3,6 +3,8 @@ import type { Lexicon } from './types.js';
 export const nl: Lexicon = {
   lang: 'nl',
   classes: {
+    sexbody: ['tieten', 'borsten bloot', 'kutje', 'piemel'],
+    sendme: ['stuur me', 'stuur mij', 'laat me', 'laat mij', 'foto van je', 'fotos van je', 'laat je'],
     power: ['banken', 'media', 'wereld', 'regering', 'de politiek', 'het geld', 'de pers'],
     threatplace: ['na school', 'voor je deur', 'bij je huis', 'voor je huis'],
     nlweapon: [
@@ -201,13 +203,26 @@ export const nl: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'pijp me',
+      'pijp mij',
+      'pijpbeurt',
+      'potje seks',
+      'potje neuken',
+      'sex zonder verplichtingen',
+      'seks zonder verplichtingen',
+      'neukafspraak',
+      'neukmaatje',
+      'sexdate',
+      'seksdate',
+      'je natte kut',
+      'trek me af',
+      'ik ben nat voor je',
+      '{sendme} ~4 {sexbody}',
       'porno*',
-      'pijpen',
       'pijpbeurt*',
       'neuken',
       'neuk me',
       'beffen',
-      'aftrekken',
       'rukken',
       'masturb*',
       'orgasme*',

@@ -3,6 +3,28 @@ import type { Lexicon } from './types.js';
 export const pt: Lexicon = {
   lang: 'pt',
   classes: {
+    sexbody: [
+      'seus peitos',
+      'teus peitos',
+      'buceta',
+      'xoxota',
+      'pau duro',
+      'bunda pelada',
+      'peitinhos',
+      'piroca',
+      'xereca',
+    ],
+    sendme: [
+      'manda',
+      'mande',
+      'mostra',
+      'mostre',
+      'me manda',
+      'foto da sua',
+      'foto dos seus',
+      'fotos dos seus',
+      'fotos da sua',
+    ],
     power: [
       'mundo',
       'bancos',
@@ -291,6 +313,19 @@ export const pt: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'meter em voce',
+      'meter em vc',
+      'meter gostoso',
+      'me chupa',
+      'gozar na sua',
+      'gozar dentro',
+      'sexo sem compromisso',
+      'sexo casual',
+      'te comer todinha',
+      'quero te comer',
+      'sentar no seu pau',
+      'sentar na sua cara',
+      '{sendme} ~4 {sexbody}',
       'porno*',
       'boquete*',
       'foder',
@@ -336,6 +371,7 @@ export const pt: Lexicon = {
       'foto do pau',
     ],
     sexual: [
+      'faco programa',
       'sexo',
       'sexy',
       'nu',
