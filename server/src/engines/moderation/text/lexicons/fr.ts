@@ -440,6 +440,17 @@ export const fr: Lexicon = {
   },
   violence: {
     incitement: [
+      'j espere que tu vas crever',
+      'j espere que tu creves',
+      'va crever',
+      'va te pendre',
+      'pends toi',
+      'suicide toi',
+      'tue toi',
+      'va te tuer',
+      'j espere que tu meurs',
+      'j espere que tu vas mourir',
+      'creve sale',
       'je t attends {threatplace} avec {frweapon}',
       'on t attend {threatplace} avec {frweapon}',
       'merite une balle',
