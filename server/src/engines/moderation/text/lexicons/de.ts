@@ -3,6 +3,27 @@ import type { Lexicon } from './types.js';
 export const de: Lexicon = {
   lang: 'de',
   classes: {
+    burnplace: [
+      'abfackeln',
+      'niederbrennen',
+      'abbrennen',
+      'in brand stecken',
+      'sprengen',
+      'in die luft jagen',
+      'abfackeln',
+    ],
+    worship: [
+      'moschee',
+      'synagoge',
+      'kirche',
+      'asylheim',
+      'fluchtlingsheim',
+      'asylantenheim',
+      'die moschee',
+      'die synagoge',
+      'das asylheim',
+      'das fluchtlingsheim',
+    ],
     sexbody: ['titten', 'muschi', 'arsch nackt', 'nackten arsch', 'fotze', 'pimmel', 'bruste nackt'],
     sendme: [
       'schick mir',
@@ -445,6 +466,19 @@ export const de: Lexicon = {
   },
   violence: {
     incitement: [
+      'bring dich unter die erde',
+      'bringe dich unter die erde',
+      'dich unter die erde',
+      'einen kopf kurzer',
+      'reiss dir den kopf ab',
+      'reiss ich dir den kopf ab',
+      'reisse dir den kopf ab',
+      'ich reiss dir',
+      'dir den kopf abreissen',
+      'die augen auskratzen',
+      'kratz dir die augen aus',
+      'zundet ~3 {worship}',
+      'fackelt ~3 {worship}',
       'ich hoffe dich uberfahrt',
       'verreck doch',
       'verreck einfach',
@@ -645,6 +679,8 @@ export const de: Lexicon = {
       'euch aufhangen',
     ],
     verbs: [
+      '{burnplace} ~3 {worship}',
+      '{worship} ~3 {burnplace}',
       'windelweich',
       'niederstech*',
       'krankenhausreif',
@@ -684,6 +720,10 @@ export const de: Lexicon = {
       'abgeknallt',
     ],
     intent: [
+      'einer muss',
+      'einer sollte',
+      'irgendwer sollte',
+      'irgendwer muss',
       'ich werde',
       'ich will',
       'ich mochte',

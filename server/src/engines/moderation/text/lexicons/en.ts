@@ -3,6 +3,16 @@ import type { Lexicon } from './types.js';
 export const en: Lexicon = {
   lang: 'en',
   classes: {
+    burnplace: ['burn down', 'torch', 'firebomb', 'blow up'],
+    worship: [
+      'the mosque',
+      'the synagogue',
+      'the church',
+      'the temple',
+      'the refugee centre',
+      'the refugee center',
+      'the shelter',
+    ],
     sexbody: ['tits', 'boobs', 'ass naked'],
     sendme: ['send me', 'show me', 'let me see', 'dm me', 'pic of your', 'pics of your'],
     power: [
@@ -608,6 +618,9 @@ export const en: Lexicon = {
   },
   violence: {
     incitement: [
+      'hunt them down',
+      'hunt them all down',
+      'put you in the ground',
       'go kill yourself',
       'kill yourself',
       'kys',
@@ -741,6 +754,8 @@ export const en: Lexicon = {
       '{should} be publicly executed',
     ],
     verbs: [
+      '{burnplace} ~3 {worship}',
+      '{worship} ~3 {burnplace}',
       'burn down',
       'break his',
       'break her',
@@ -815,6 +830,7 @@ export const en: Lexicon = {
       'the next time i see',
     ],
     veiled: [
+      'six feet under',
       'i ll be waiting ~5 with {weapon}',
       'i will be waiting ~5 with {weapon}',
       'i m waiting ~5 with {weapon}',

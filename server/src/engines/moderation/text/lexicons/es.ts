@@ -3,6 +3,16 @@ import type { Lexicon } from './types.js';
 export const es: Lexicon = {
   lang: 'es',
   classes: {
+    burnplace: ['quememos', 'incendiar', 'incendiemos', 'prender fuego', 'pegarle fuego', 'peguemos fuego'],
+    worship: [
+      'mezquita',
+      'sinagoga',
+      'iglesia',
+      'la mezquita',
+      'la sinagoga',
+      'el centro de menores',
+      'centro de menas',
+    ],
     sexbody: ['tetas', 'culo desnudo'],
     sendme: ['mandame', 'enviame', 'ensename', 'muestrame', 'fotos de tus', 'foto de tus', 'foto de tu'],
     power: [
@@ -395,6 +405,19 @@ export const es: Lexicon = {
   },
   violence: {
     incitement: [
+      'alguien tiene que cargarse',
+      'alguien deberia cargarse',
+      'alguien debe cargarse',
+      'hay que cargarse al',
+      'hay que cargarse a la',
+      'te voy a enterrar',
+      'enterrarte vivo',
+      'te entierro vivo',
+      'arrancarte los ojos',
+      'te arranco los ojos',
+      'quememos ~3 {worship}',
+      'incendiemos ~3 {worship}',
+      'peguemos fuego ~3 {worship}',
       'muerete ya',
       'muerete imbecil',
       'muerete hijo de',
@@ -526,6 +549,8 @@ export const es: Lexicon = {
       '{pay} ~3 {whoever} ~3 {hurts}',
     ],
     verbs: [
+      '{burnplace} ~3 {worship}',
+      '{worship} ~3 {burnplace}',
       'descuartiz*',
       'degoll*',
       'balear',

@@ -3,6 +3,25 @@ import type { Lexicon } from './types.js';
 export const fr: Lexicon = {
   lang: 'fr',
   classes: {
+    burnplace: [
+      'brulons',
+      'incendier',
+      'incendions',
+      'cramer',
+      'cramons',
+      'faire sauter',
+      'mettre le feu',
+      'mettons le feu',
+    ],
+    worship: [
+      'mosquee',
+      'synagogue',
+      'eglise',
+      'la mosquee',
+      'la synagogue',
+      'le foyer de migrants',
+      'le centre de migrants',
+    ],
     sexbody: ['seins nus', 'nichons', 'chatte', 'bite', 'teub', 'tetons', 'tes seins', 'ta chatte'],
     sendme: ['envoie moi', 'envoie', 'montre moi', 'montre', 'photos de tes', 'photo de tes', 'photo de ta'],
     power: [
@@ -440,6 +459,18 @@ export const fr: Lexicon = {
   },
   violence: {
     incitement: [
+      'je vais t enterrer',
+      't enterrer vivant',
+      't arracher les yeux',
+      'je vais t arracher',
+      't arracher la tete',
+      'je t arrache la tete',
+      'je vais te briser la nuque',
+      'je te brise la nuque',
+      'brulons ~3 {worship}',
+      'incendions ~3 {worship}',
+      'cramons ~3 {worship}',
+      'mettons le feu ~3 {worship}',
       'j espere que tu vas crever',
       'j espere que tu creves',
       'va crever',
@@ -555,6 +586,8 @@ export const fr: Lexicon = {
       '{pay} ~3 {whoever} ~3 {hurts}',
     ],
     verbs: [
+      '{burnplace} ~3 {worship}',
+      '{worship} ~3 {burnplace}',
       'bruler',
       'refroidir',
       'dessouder',

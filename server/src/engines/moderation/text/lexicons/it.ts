@@ -3,6 +3,16 @@ import type { Lexicon } from './types.js';
 export const it: Lexicon = {
   lang: 'it',
   classes: {
+    burnplace: [
+      'bruciamo',
+      'incendiare',
+      'incendiamo',
+      'diamo fuoco',
+      'dare fuoco',
+      'facciamo saltare',
+      'far saltare',
+    ],
+    worship: ['moschea', 'sinagoga', 'chiesa', 'campo rom', 'la moschea', 'la sinagoga', 'il campo rom'],
     sexbody: ['tette', 'figa', 'fica', 'culo nudo', 'tettine'],
     sendme: ['mandami', 'fammi vedere', 'fai vedere', 'foto delle', 'foto del', 'mostrami'],
     power: ['banche', 'media', 'mondo', 'governo', 'finanza', 'soldi', 'stampa', 'le banche', 'il mondo'],
@@ -346,6 +356,15 @@ export const it: Lexicon = {
   },
   violence: {
     incitement: [
+      'qualcuno deve far fuori',
+      'qualcuno dovrebbe far fuori',
+      'bisogna far fuori',
+      'bisognerebbe far fuori',
+      'ti cavo gli occhi',
+      'ti strappo gli occhi',
+      'bruciamo ~3 {worship}',
+      'incendiamo ~3 {worship}',
+      'diamo fuoco ~3 {worship}',
       'ammazzati stronzo',
       'spero che tu muoia',
       'spero che muori',
@@ -452,6 +471,8 @@ export const it: Lexicon = {
       '{pay} ~3 {whoever} ~3 {hurts}',
     ],
     verbs: [
+      '{burnplace} ~3 {worship}',
+      '{worship} ~3 {burnplace}',
       'sgozz*',
       'scann*',
       'strozz*',

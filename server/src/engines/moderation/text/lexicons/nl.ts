@@ -3,6 +3,8 @@ import type { Lexicon } from './types.js';
 export const nl: Lexicon = {
   lang: 'nl',
   classes: {
+    burnplace: ['in de fik', 'in brand', 'platbranden', 'opblazen', 'in de fik steken', 'in brand steken'],
+    worship: ['moskee', 'synagoge', 'kerk', 'azc', 'het azc', 'de moskee', 'die moskee', 'de synagoge'],
     sexbody: ['tieten', 'borsten bloot', 'kutje', 'piemel'],
     sendme: ['stuur me', 'stuur mij', 'laat me', 'laat mij', 'foto van je', 'fotos van je', 'laat je'],
     power: ['banken', 'media', 'wereld', 'regering', 'de politiek', 'het geld', 'de pers'],
@@ -286,6 +288,12 @@ export const nl: Lexicon = {
   },
   violence: {
     incitement: [
+      'ruk je kop eraf',
+      'je kop eraf',
+      'schop je de hersenen in',
+      'ik maak je koud',
+      'je koud maken',
+      'steek ~2 in de fik ~3 {worship}',
       'ga dood jij',
       'ga maar dood',
       'ga dood man',
@@ -425,6 +433,10 @@ export const nl: Lexicon = {
       'jullie ophangen',
     ],
     verbs: [
+      'koud maken',
+      'koudmaken',
+      '{burnplace} ~3 {worship}',
+      '{worship} ~3 {burnplace}',
       'kapotslaan',
       'afmaken',
       'neerknallen',

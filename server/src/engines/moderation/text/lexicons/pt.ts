@@ -3,6 +3,17 @@ import type { Lexicon } from './types.js';
 export const pt: Lexicon = {
   lang: 'pt',
   classes: {
+    burnplace: ['tacar fogo', 'botar fogo', 'por fogo', 'incendiar', 'explodir', 'meter fogo'],
+    worship: [
+      'mesquita',
+      'sinagoga',
+      'igreja',
+      'terreiro',
+      'na mesquita',
+      'na sinagoga',
+      'no terreiro',
+      'na igreja',
+    ],
     sexbody: [
       'seus peitos',
       'teus peitos',
@@ -418,6 +429,21 @@ export const pt: Lexicon = {
   },
   violence: {
     incitement: [
+      'te botar no caixao',
+      'te colocar no caixao',
+      'te por no caixao',
+      'vou te mandar pro caixao',
+      'te mandar pro caixao',
+      '{harm1} ~1 seu {body}',
+      '{harm1} ~1 sua {body}',
+      '{harm1} ~1 teu {body}',
+      '{harm1} ~1 tua {body}',
+      'arrancar seus dentes',
+      'arrancar teus dentes',
+      'arrancar seus olhos',
+      'bora tacar fogo ~3 {worship}',
+      'vamos tacar fogo ~3 {worship}',
+      'vamos botar fogo ~3 {worship}',
       'tomara que voce morra',
       'tomara que morra',
       'espero que voce morra',
@@ -553,6 +579,8 @@ export const pt: Lexicon = {
       'fogo ~5 com voce dentro',
     ],
     verbs: [
+      '{burnplace} ~3 {worship}',
+      '{worship} ~3 {burnplace}',
       'esgan*',
       'porrada',
       'matar',
