@@ -618,6 +618,7 @@ export const en: Lexicon = {
   },
   violence: {
     incitement: [
+      'regret the day you were born',
       'hunt them down',
       'hunt them all down',
       'put you in the ground',
