@@ -618,6 +618,15 @@ export const en: Lexicon = {
   },
   violence: {
     incitement: [
+      'i ll fuck you up',
+      'gonna fuck you up',
+      'i will fuck you up',
+      'i m going to fuck you up',
+      'fuck you up so bad',
+      'i ll beat you up',
+      'i m gonna beat you up',
+      'i ll knock your teeth out',
+      'knock your teeth',
       'regret the day you were born',
       'hunt them down',
       'hunt them all down',

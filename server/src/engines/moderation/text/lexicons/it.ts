@@ -3,6 +3,17 @@ import type { Lexicon } from './types.js';
 export const it: Lexicon = {
   lang: 'it',
   classes: {
+    itfigure: [
+      'politici',
+      'ministri',
+      'giudici',
+      'giornalisti',
+      'il sindaco',
+      'il presidente',
+      'il ministro',
+      'i politici',
+      'i giudici',
+    ],
     burnplace: [
       'bruciamo',
       'incendiare',
@@ -356,6 +367,22 @@ export const it: Lexicon = {
   },
   violence: {
     incitement: [
+      'ti meno',
+      'ti rompo il culo',
+      'ti spacco tutto',
+      'ti riempio di pugni',
+      'ti riempio di calci',
+      'ti riempio di schiaffi',
+      'ti prendo a pugni',
+      'ti prendo a calci',
+      'ti prendo a schiaffi',
+      'ti prendo a bastonate',
+      'ti ammazzo di botte',
+      '{itfigure} ~2 andrebbero appesi',
+      '{itfigure} ~2 vanno appesi',
+      '{itfigure} ~2 andrebbero impiccati',
+      'appendere {itfigure}',
+      'impiccare {itfigure}',
       'qualcuno deve far fuori',
       'qualcuno dovrebbe far fuori',
       'bisogna far fuori',
@@ -526,6 +553,11 @@ export const it: Lexicon = {
       'giuro',
     ],
     veiled: [
+      'ti faccio male',
+      'sono cazzi tuoi',
+      'ti becco',
+      'prima o poi ti becco',
+      'ti aspetto fuori',
       'ti aspetto ~5 con {itweapon}',
       'ti aspettiamo ~5 con {itweapon}',
       'la tua famiglia paghera',
