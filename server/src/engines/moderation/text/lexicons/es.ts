@@ -802,6 +802,10 @@ export const es: Lexicon = {
       'lugar es la cocina',
     ],
     predicates: [
+      '{group} son ~1 inferiores y',
+      '{group} son ~1 inferiores a los hombres',
+      '{group} son ~1 inferiores por naturaleza',
+      '{group} son ~1 inferiores a nosotros',
       '{group} son una enfermedad',
       '{group} son un cancer',
       'homosexualidad es una enfermedad',

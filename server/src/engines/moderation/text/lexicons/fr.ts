@@ -860,6 +860,12 @@ export const fr: Lexicon = {
       'a l asile',
     ],
     predicates: [
+      '{group} sont ~1 inferieurs et',
+      '{group} sont ~1 inferieures et',
+      '{group} sont ~1 inferieures aux hommes',
+      '{group} sont ~1 inferieurs par nature',
+      '{group} sont ~1 inferieures par nature',
+      '{group} sont ~1 inferieurs a nous',
       '{group} sont une maladie',
       '{group} sont un cancer',
       'homosexualite est une maladie',

@@ -729,6 +729,10 @@ export const it: Lexicon = {
       'stiano in cucina',
     ],
     predicates: [
+      '{group} sono ~1 inferiori e',
+      '{group} sono ~1 inferiori agli uomini',
+      '{group} sono ~1 inferiori per natura',
+      '{group} sono ~1 inferiori a noi',
       '{group} sono una malattia',
       '{group} sono un cancro',
       'omosessualita e una malattia',

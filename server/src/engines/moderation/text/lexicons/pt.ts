@@ -715,6 +715,7 @@ export const pt: Lexicon = {
       'macaco de merda',
     ],
     groups: [
+      'indios',
       'homossexualidade',
       'ser gay',
       'gay',
@@ -829,6 +830,10 @@ export const pt: Lexicon = {
       'voltem pra cozinha',
     ],
     predicates: [
+      '{group} sao ~1 inferiores e',
+      '{group} sao ~1 inferiores aos homens',
+      '{group} sao ~1 inferiores por natureza',
+      '{group} sao ~1 inferiores a nos',
       '{group} sao uma doenca',
       '{group} sao um cancer',
       'homossexualidade e ~1 doenca',
