@@ -387,6 +387,19 @@ export const de: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'meinen harten schwanz',
+      'meinen schwanz sehen',
+      'harten schwanz',
+      'meine harte latte',
+      'will dich nackt',
+      'ich will dich nackt',
+      'dich selbst anfasst',
+      'wie du dich anfasst',
+      'es dir selbst machst',
+      'beim masturbieren',
+      'sexchat',
+      'mach es dir mit dem mund',
+      'mit dem mund verwohnen',
       'hart rannehmen',
       'dich rannehmen',
       'gevogelt',
@@ -451,6 +464,10 @@ export const de: Lexicon = {
       '{act} ~3 bis du schreist',
     ],
     sexual: [
+      'rosen die stunde',
+      'hausfrau sucht',
+      'heisse hausfrau',
+      'unter deinem rock',
       'feucht',
       'nass fur dich',
       'sexpartnerin',
@@ -488,7 +505,7 @@ export const de: Lexicon = {
       'empfangt herren',
       'escort*',
     ],
-    cues: ['hausbesuche', 'hotelbesuche', 'diskret*', 'diskretion', 'die halbe stunde'],
+    cues: ['hausbesuche', 'hotelbesuche', 'diskret*', 'diskretion', 'die halbe stunde', 'rosen'],
   },
   violence: {
     incitement: [

@@ -493,6 +493,18 @@ export const en: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'video of you touching yourself',
+      'you touching yourself',
+      'my hard cock',
+      'my hard dick',
+      'see my cock',
+      'see my dick',
+      'i want you naked',
+      'want you naked in',
+      'playing with yourself',
+      'video of you masturbating',
+      'sexchat',
+      'sex chat',
       '{sendme} ~4 {sexbody}',
       'have sex with',
       'nude content',

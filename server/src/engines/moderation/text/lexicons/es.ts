@@ -322,6 +322,15 @@ export const es: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'video tocandote',
+      'tocandote para mi',
+      'polla dura',
+      'ver mi polla',
+      'te quiero desnuda',
+      'te quiero desnudo',
+      'masturbandote',
+      'griego incluido',
+      'scort',
       'te quiero coger',
       'cogerte toda la noche',
       'coger toda la noche',
@@ -415,7 +424,15 @@ export const es: Lexicon = {
       'complaciente*',
       'escort*',
     ],
-    cues: ['en tu hotel', 'a tu hotel', 'discrecion', 'discreta', 'la media hora', 'servicio completo'],
+    cues: [
+      'en tu hotel',
+      'a tu hotel',
+      'discrecion',
+      'discreta',
+      'la media hora',
+      'servicio completo',
+      'griego',
+    ],
   },
   violence: {
     incitement: [

@@ -357,6 +357,15 @@ export const fr: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'voir ma bite',
+      'ma bite',
+      'ma queue dure',
+      'je te veux nue',
+      'je te veux a poil',
+      'tu te touches',
+      'te toucher pour moi',
+      'tu te masturbes',
+      'sodomie en supplement',
       'te prendre comme une chienne',
       'plan cul',
       'plan q',
@@ -417,6 +426,7 @@ export const fr: Lexicon = {
       '{act} ~3 jusqu a ce qu',
     ],
     sexual: [
+      'sodomie',
       'sexe',
       'sexy',
       'nu',

@@ -284,6 +284,14 @@ export const it: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'cazzo duro',
+      'vedere il mio cazzo',
+      'ti voglio nuda',
+      'ti voglio nudo',
+      'mentre ti tocchi',
+      'ti tocchi per me',
+      'ti masturbi',
+      'anche anale',
       'ti voglio sbattere',
       'sbatterti',
       'sesso occasionale',

@@ -227,6 +227,19 @@ export const nl: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'mijn harde lul',
+      'harde lul',
+      'mijn lul zien',
+      'mijn pik zien',
+      'ik wil je naakt',
+      'wil je naakt',
+      'jezelf aanraakt',
+      'jezelf vingert',
+      'met jezelf speelt',
+      'avondje neuken',
+      'geile meid zoekt',
+      'sexchat',
+      'ook anaal',
       'pijp me',
       'pijp mij',
       'pijpbeurt',
@@ -277,6 +290,7 @@ export const nl: Lexicon = {
       'van achteren nemen',
     ],
     sexual: [
+      'anaal',
       'seks',
       'sexy',
       'naakt*',

@@ -330,6 +330,17 @@ export const pt: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'video se tocando',
+      'voce se tocando',
+      'video de voce se tocando',
+      'meu pau duro',
+      'ver meu pau',
+      'pau duro',
+      'quero voce pelada',
+      'quero te ver pelada',
+      'te quero pelada',
+      'se masturbando',
+      'faco anal',
       'meter em voce',
       'meter em vc',
       'meter gostoso',
