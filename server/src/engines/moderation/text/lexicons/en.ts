@@ -449,6 +449,7 @@ export const en: Lexicon = {
       'refused to',
     ],
     after: [],
+    foreign: ['sin'],
   },
   reporting: [
     'conspiracy theor*',

@@ -249,7 +249,7 @@ export const it: Lexicon = {
     hurts: ['ammazza', 'picchia', 'accoltella', 'gambizza', 'massacra'],
     person: ['giornalista', 'giornalisti', 'deputato', 'politico', 'manifestanti', 'youtuber'],
   },
-  negation: { before: ['non', 'mai', 'nessun*', 'contro', 'senza'], after: [] },
+  negation: { before: ['non', 'mai', 'nessun*', 'contro', 'senza'], after: [], foreign: ['ne'] },
   reporting: [
     'complott*',
     'antisemit*',

@@ -293,7 +293,11 @@ export const pt: Lexicon = {
     hurts: ['matar', 'mata', 'der uma facada', 'der um tiro', 'esfaquear', 'espancar', 'atropelar'],
     person: ['deputado', 'politico', 'jornalista', 'jornalistas', 'manifestantes'],
   },
-  negation: { before: ['nao', 'nunca', 'jamais', 'ninguem', 'nenhum*', 'contra', 'sem'], after: [] },
+  negation: {
+    before: ['nao', 'nunca', 'jamais', 'ninguem', 'nenhum*', 'contra', 'sem'],
+    after: [],
+    foreign: ['no'],
+  },
   reporting: [
     'teoria da conspiracao',
     'teorias da conspiracao',
