@@ -632,6 +632,10 @@ export const en: Lexicon = {
   },
   violence: {
     incitement: [
+      'i know where your kids go to school',
+      'i know where your kids',
+      'i know where your children',
+      'we know where your kids',
       'i ll fuck you up',
       'gonna fuck you up',
       'i will fuck you up',

@@ -436,6 +436,10 @@ export const es: Lexicon = {
   },
   violence: {
     incitement: [
+      'se donde estudian tus hijos',
+      'se donde van tus hijos',
+      'se donde ~2 tus hijos',
+      'se donde ~2 tu hija',
       'a los politicos ~2 colgarlos',
       'a los politicos hay que colgarlos',
       'habria que colgarlos a todos',

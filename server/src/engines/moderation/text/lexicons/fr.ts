@@ -482,6 +482,10 @@ export const fr: Lexicon = {
   },
   violence: {
     incitement: [
+      'je sais ou vont tes enfants',
+      'je sais ou sont tes enfants',
+      'je sais ou ~2 tes enfants',
+      'on sait ou ~2 tes enfants',
       'niquer ta race',
       'je vais t eclater',
       'je t eclate la tete',

@@ -380,6 +380,9 @@ export const it: Lexicon = {
   },
   violence: {
     incitement: [
+      'so dove ~5 tuoi figli',
+      'so dove ~5 tua figlia',
+      'sappiamo dove ~5 tuoi figli',
       'ti meno',
       'ti rompo il culo',
       'ti spacco tutto',

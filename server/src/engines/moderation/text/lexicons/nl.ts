@@ -103,6 +103,8 @@ export const nl: Lexicon = {
       'ruggengraat',
     ],
     crime: [
+      'een gevaar voor',
+      'gevaarlijk voor onze kinderen',
       'minder intelligent',
       'overal de schuld van',
       'de schuld van alles',
@@ -160,6 +162,8 @@ export const nl: Lexicon = {
     ],
     should: ['moet', 'moeten', 'verdienen het om', 'verdient het om', 'zouden', 'moet je', 'moeten ze'],
     killed: [
+      'vergast',
+      'vergassen',
       'doodgeschoten',
       'neergeschoten',
       'levend verbrand',
@@ -227,6 +231,11 @@ export const nl: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'snelle wip',
+      'geile slet',
+      'zuig mijn lul',
+      'zuig m n lul',
+      'pijp mijn lul',
       'mijn harde lul',
       'harde lul',
       'mijn lul zien',
@@ -324,6 +333,18 @@ export const nl: Lexicon = {
   },
   violence: {
     incitement: [
+      'moet je ~2 afknallen',
+      'moet je gewoon afknallen',
+      'moeten ~2 afgeknald worden',
+      'ben je er geweest',
+      'dan ben je er geweest',
+      'ik maak gehakt van je',
+      'gehakt van je maken',
+      'maak gehakt van je',
+      'ik weet waar je kinderen',
+      'we weten waar je kinderen',
+      'ik weet waar jouw kinderen',
+      'ik weet waar je dochter',
       'zo hard slaan dat',
       'dat je niet meer opstaat',
       'en je ligt in het ziekenhuis',
@@ -480,6 +501,10 @@ export const nl: Lexicon = {
       'jullie ophangen',
     ],
     verbs: [
+      'je pijn doen',
+      'jou pijn doen',
+      'afknallen',
+      'afgeknald',
       'koud maken',
       'koudmaken',
       '{burnplace} ~3 {worship}',
@@ -581,6 +606,7 @@ export const nl: Lexicon = {
   },
   hate: {
     slurs: [
+      'kankermongol*',
       'flikker',
       'flikkers',
       'kutmarokkaan*',
@@ -612,6 +638,9 @@ export const nl: Lexicon = {
       'kutmarokkaan',
     ],
     groups: [
+      'gelukszoekers',
+      'asielzoekers',
+      'statushouders',
       'homoseksualiteit',
       'buitenlander',
       'allochtoon',
@@ -681,6 +710,8 @@ export const nl: Lexicon = {
       'untermensch*',
     ],
     exclusion: [
+      'terug naar hun eigen land',
+      'terug naar hun land',
       'rot op naar je eigen land',
       'ga terug naar je eigen land',
       'terug naar je eigen land',

@@ -450,6 +450,10 @@ export const pt: Lexicon = {
   },
   violence: {
     incitement: [
+      'sei onde seus filhos',
+      'sei onde teus filhos',
+      'sei onde sua filha',
+      'sabemos onde seus filhos',
       'te dar uma surra',
       'dar uma surra em voce',
       'te dar um pau',
