@@ -334,6 +334,14 @@ export const pt: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'bora transar',
+      'vamos transar',
+      'quer transar',
+      'manda nude',
+      'gozar em voce',
+      'gozar em vc',
+      'gozar em ti',
+      'quero te foder',
       'video se tocando',
       'voce se tocando',
       'video de voce se tocando',
@@ -450,6 +458,11 @@ export const pt: Lexicon = {
   },
   violence: {
     incitement: [
+      'vai levar um tiro',
+      'tu vai levar um tiro',
+      'voce vai levar um tiro',
+      'vai levar uma facada',
+      'tem que matar todos',
       'sei onde seus filhos',
       'sei onde teus filhos',
       'sei onde sua filha',
@@ -716,6 +729,13 @@ export const pt: Lexicon = {
   },
   hate: {
     slurs: [
+      '{group} imundo',
+      '{group} imunda',
+      '{group} safado',
+      '{group} nojento',
+      'seu {group} de merda',
+      'macaco volta pra jaula',
+      'volta pra jaula macaco',
       'sapatona',
       'cabeca chata',
       'neguinho de merda',
@@ -802,6 +822,11 @@ export const pt: Lexicon = {
       'bichos',
     ],
     exclusion: [
+      'volta pra tua terra',
+      'volta pra sua terra',
+      'voltem pra sua terra',
+      'volta pro teu pais',
+      'volta pro seu pais',
       'lugar de preto e na senzala',
       'pra senzala',
       'volta pra senzala',
