@@ -36,7 +36,6 @@ export const en: Lexicon = {
       'a knife',
       'a gun',
       'a machete',
-      'a bat',
       'a baseball bat',
       'an axe',
       'a blade',
@@ -452,6 +451,10 @@ export const en: Lexicon = {
     foreign: ['sin'],
   },
   reporting: [
+    'claimed',
+    'in the film',
+    'in the movie',
+    'in the novel',
     'conspiracy theor*',
     'conspiracy myth*',
     'antisemitic myth*',
@@ -858,6 +861,8 @@ export const en: Lexicon = {
       'the next time i see',
     ],
     veiled: [
+      'no matter where you hide',
+      'wherever you hide',
       'six feet under',
       'i ll be waiting ~5 with {weapon}',
       'i will be waiting ~5 with {weapon}',

@@ -662,6 +662,9 @@ export const es: Lexicon = {
       'ojala alguien',
     ],
     veiled: [
+      'donde sea que te escondas',
+      'te escondas donde te escondas',
+      'no importa donde te escondas',
       'te voy a hacer dano',
       'te va a caer',
       'ya te caera',

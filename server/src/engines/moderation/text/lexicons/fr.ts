@@ -694,6 +694,8 @@ export const fr: Lexicon = {
       'faudrait',
     ],
     veiled: [
+      'ou que tu te caches',
+      'peu importe ou tu te caches',
       'tu vas prendre cher',
       'je vais te faire mal',
       'tu vas morfler',

@@ -569,6 +569,8 @@ export const it: Lexicon = {
       'giuro',
     ],
     veiled: [
+      'ovunque tu ti nasconda',
+      'dovunque ti nascondi',
       'ti faccio male',
       'sono cazzi tuoi',
       'ti becco',

@@ -574,6 +574,8 @@ export const nl: Lexicon = {
       'ik betaal',
     ],
     veiled: [
+      'waar je je ook verstopt',
+      'waar je je ook verschuilt',
       'je bent de volgende',
       'jij bent de volgende',
       'ik wacht je op ~5 met {nlweapon}',

@@ -699,6 +699,9 @@ export const pt: Lexicon = {
       'alguem precisa',
     ],
     veiled: [
+      'onde quer que voce se esconda',
+      'nao importa onde voce se esconda',
+      'onde quer que tu te escondas',
       'vai apanhar',
       'tu vai ver',
       'voce vai ver so',
