@@ -369,7 +369,6 @@ export const de: Lexicon = {
     after: ['nicht', 'nie', 'niemals'],
   },
   reporting: [
-    'sagt',
     'behauptet*',
     'galt als',
     'im krimi',
