@@ -322,6 +322,11 @@ export const es: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'te follaria',
+      'follaria',
+      'follamigo*',
+      'follamiga*',
+      'te follo',
       'video tocandote',
       'tocandote para mi',
       'polla dura',
@@ -436,6 +441,11 @@ export const es: Lexicon = {
   },
   violence: {
     incitement: [
+      'te pego una punalada',
+      'te doy una punalada',
+      'te meto una punalada',
+      'te pego un navajazo',
+      'te meto un navajazo',
       'se donde estudian tus hijos',
       'se donde van tus hijos',
       'se donde ~2 tus hijos',

@@ -357,6 +357,11 @@ export const fr: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'je te baiserais',
+      'te baiserais',
+      'plan baise',
+      'plans baise',
+      'je te baise',
       'voir ma bite',
       'ma bite',
       'ma queue dure',

@@ -284,6 +284,10 @@ export const it: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      'ti scoperei',
+      'scoperei',
+      'ti scoperei tutta',
+      'ti trombo',
       'cazzo duro',
       'vedere il mio cazzo',
       'ti voglio nuda',
@@ -380,6 +384,10 @@ export const it: Lexicon = {
   },
   violence: {
     incitement: [
+      'ti do una coltellata',
+      'ti tiro una coltellata',
+      'ti pianto una coltellata',
+      'ti do una pugnalata',
       'so dove ~5 tuoi figli',
       'so dove ~5 tua figlia',
       'sappiamo dove ~5 tuoi figli',
