@@ -59,6 +59,18 @@ describe('language identification', () => {
     const id = await identifyLanguages('Voy a matarte');
     expect(id.languages).toEqual(expect.arrayContaining(['es', 'pt', 'fr', 'en', 'it', 'de', 'nl']));
   });
+
+  it('reads a short text with every Latin lexicon even when cld3 calls it reliably, its guess first', async () => {
+    // cld3 calls this French threat Portuguese, reliably.
+    const id = await identifyLanguages('Je vais te crever.');
+    expect(id.reliable).toBe(false);
+    expect(id.languages).toEqual(expect.arrayContaining(['es', 'pt', 'fr', 'en', 'it', 'de', 'nl']));
+    expect((await scoreTextDetailed('Je vais te crever.', 'violence')).score).toBeGreaterThanOrEqual(0.5);
+    const long = await identifyLanguages(
+      'Le comité publiera la semaine prochaine son rapport annuel sur les énergies renouvelables.',
+    );
+    expect(long.languages).toEqual(['fr', 'en']);
+  });
 });
 
 describe('tokenisation', () => {
@@ -101,6 +113,18 @@ describe('scoring rules', () => {
     expect(threat.score).toBeGreaterThanOrEqual(0.5);
     expect(negated.score).toBeLessThan(0.5);
     expect(negated.evidence[0]!.negated).toBe(true);
+  });
+
+  it("does not let another language's negation word negate where it is an ordinary word", async () => {
+    // Read by every Latin lexicon: English and Spanish "no" is Portuguese "in the", French "ne" Italian "of it".
+    const pt = await scoreTextDetailed('Te pego no beco e te mato.', 'violence');
+    expect(pt.score).toBeGreaterThanOrEqual(0.5);
+    expect(pt.evidence.find((e) => e.lang === 'pt')!.negated).toBe(false);
+    expect((await scoreTextDetailed('Me ne frego, ti ammazzo.', 'violence')).score).toBeGreaterThanOrEqual(
+      0.5,
+    );
+    // The reading language's own negation still counts.
+    expect((await scoreTextDetailed('Eu nunca te mato.', 'violence')).score).toBeLessThan(0.5);
   });
 
   it('damps quotations and reports', async () => {

@@ -33,6 +33,8 @@ const HANGUL = /[\p{Script=Hangul}]/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const HAN = /[\p{Script=Han}]/u;
 const ARABIC = /[\p{Script=Arabic}]/u;
+/** Below this many letters cld3's answer is not trusted alone (see identifyLanguages). */
+const SHORT_TEXT_LETTERS = 40;
 const CYRILLIC = /[\p{Script=Cyrillic}]/u;
 const LATIN = /[\p{Script=Latin}]/u;
 
@@ -63,7 +65,16 @@ export async function identifyLanguages(text: string): Promise<IdentifiedLanguag
   const cld = await loadLanguageIdentifier();
   const result = cld.findLanguage(text.slice(0, 2000));
   const code = result.language.split('-')[0] ?? 'und';
-  if (isTextLanguage(code) && found.length === 0 && result.is_reliable && LATIN_LANGUAGES.includes(code)) {
+  // cld3 calls short texts reliably and wrongly ("Je vais te crever." is Portuguese to it), so a text
+  // of fewer than SHORT_TEXT_LETTERS letters is read by every Latin lexicon, its guess first.
+  const letterCount = text.match(/\p{L}/gu)?.length ?? 0;
+  if (
+    isTextLanguage(code) &&
+    found.length === 0 &&
+    result.is_reliable &&
+    letterCount >= SHORT_TEXT_LETTERS &&
+    LATIN_LANGUAGES.includes(code)
+  ) {
     // English is mixed into every language online; read it too.
     const languages: TextLanguage[] = code === 'en' ? ['en'] : [code, 'en'];
     return { detected: code, reliable: true, languages };

@@ -160,11 +160,14 @@ export interface TextScoreDetails {
   evidence: TextEvidence[];
 }
 
-function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch): boolean {
+function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader: CompiledLexicon): boolean {
   const window = s.tokens.length > 0 ? NEGATION_WINDOW_WORDS : NEGATION_WINDOW_CHARS;
-  const before = findTerms(s, c.negBefore);
+  // Another language's negation word that is an ordinary word in the reading language does not count.
+  const foreign = reader === c ? [] : (reader.lex.negation.foreign ?? []);
+  const own = (n: TermMatch) => !foreign.includes(n.term);
+  const before = findTerms(s, c.negBefore).filter(own);
   if (before.some((n) => n.end <= m.start && n.end >= m.start - window)) return true;
-  const after = findTerms(s, c.negAfter);
+  const after = findTerms(s, c.negAfter).filter(own);
   if (after.some((n) => n.start >= m.end && n.start <= m.end + window)) return true;
   // A negation a construction's gap swallowed: "immigrants are not criminals".
   const gaps = m.gaps ?? [];
@@ -191,7 +194,7 @@ function scoreSentence(
   const context = contextLexicons(c, candidates);
   const reporting = context.some((x) => findTerms(s, x.reporting).length > 0);
   const add = (rule: keyof typeof TEXT_WEIGHTS, m: TermMatch) => {
-    const negated = context.some((x) => isNegated(s, x, m));
+    const negated = context.some((x) => isNegated(s, x, m, c));
     let weight: number = TEXT_WEIGHTS[rule];
     if (negated) weight *= TEXT_DAMPING.negated;
     if (m.quoted) weight *= TEXT_DAMPING.quoted;

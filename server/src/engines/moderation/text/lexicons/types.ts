@@ -21,8 +21,12 @@ export interface Lexicon {
    * nouns, sexual acts... Each entry is a term (words, wildcards; no classes inside a class).
    */
   classes: Record<string, string[]>;
-  /** Negation words; `before` are looked for up to 3 words (6 characters in zh/ja) before a match, `after` after it. */
-  negation: { before: string[]; after: string[] };
+  /**
+   * Negation words; `before` are looked for up to 3 words (6 characters in zh/ja) before a match, `after`
+   * after it. `foreign`: other languages' negation words that are ordinary words here and must not negate
+   * this lexicon's matches when a text is read by several lexicons (pt `no` is "in the", it `ne` "of it").
+   */
+  negation: { before: string[]; after: string[]; foreign?: string[] };
   /** Words of reported speech and news (said, police, court, according to): they damp a sentence's evidence. */
   reporting: string[];
   nsfw: {
