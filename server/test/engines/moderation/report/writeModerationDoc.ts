@@ -3,8 +3,8 @@
  * `<!-- name:end -->` markers; the prose around them is hand-written):
  *   - text-accuracy: precision and recall per language and per policy on the sentence sets in
  *     test/fixtures/moderation (development, held-out, and the blind sets text-blind-2.json,
- *     text-blind-3.json (both now spent) and text-blind-4.json when present; skipped when absent), with
- *     every error on them;
+ *     text-blind-3.json (both now spent), text-blind-4.json and text-blind-5.json when present;
+ *     skipped when absent), with every error on them;
  *   - image-models: the three nsfwjs models on the ordinary photos (load time, latency, top class,
  *     scores), the measurement the default model was chosen by;
  *   - image-scores: each ordinary photo's score with the default model.
@@ -89,7 +89,15 @@ const SETS: SentenceSet[] = [
     file: 'text-blind-4.json',
     name: 'Fourth blind set',
     about:
-      "written by a third annotator who never saw the lexicons, the engine or the other sets (432 sentences: 6 violations and 6 ordinary sentences per language and policy), and never used to change anything. Measured once on the rules before the third round: 104 of 216 violations caught (48%: nsfw 43%, violence 28%, hate 74%) at 97% precision (three false flags). The figures below are the round's, measured once after it: the honest estimate",
+      'written by a third annotator who never saw the lexicons, the engine or the other sets (432 sentences: 6 violations and 6 ordinary sentences per language and policy), and never used to change anything; the author of round 4 was told not to read it or this section. Recall / precision measured once at each stage: before round 3 48% / 97%, after round 3 57% / 98%; the figures below are after round 4',
+    listErrors: true,
+    optional: true,
+  },
+  {
+    file: 'text-blind-5.json',
+    name: 'Fifth blind set',
+    about:
+      'written by a fourth annotator who never saw the lexicons, the engine or the other sets (432 sentences, same shape, each language and policy imagined on a different platform; a few ordinary sentences use words with a sexual slang sense), kept outside the repository until round 4 was done, never used to change anything. Recall / precision measured once at each stage: before round 3 39% / 91%, after round 3 50% / 93%; the figures below are after round 4: the honest estimate',
     listErrors: true,
     optional: true,
   },
