@@ -249,6 +249,26 @@ describe('constructions: word classes and gaps', () => {
     expect(at('ゲイは気持ち悪い虫が苦手な人が多い')).toBe(0);
   });
 
+  it('holds a term with !word or !{class} only when the next word is not that word or class term', async () => {
+    const terms = ['kill !time', 'shoot !{body}'];
+    expect(find('I will kill you', terms)).toHaveLength(1);
+    expect(find('I will kill time at the station', terms)).toHaveLength(0);
+    expect(find('I will kill', terms)).toHaveLength(1); // nothing follows: nothing to exclude
+    expect(find('shoot him now', terms)).toHaveLength(1);
+    expect(find('shoot his legs', terms)).toHaveLength(1); // "his" is not a body word
+    expect(find('shoot legs first', terms)).toHaveLength(0);
+    expect(() => compileTerms(['砸烂 !{body}'], 'zh')).toThrow(/spaced languages/);
+    // In the lexicons: a time after "ich bringe dich um", an idiom after "matar".
+    const violence = async (text: string) => (await scoreTextDetailed(text, 'violence')).score;
+    expect(await violence('Ich bringe dich um acht nach Hause.')).toBeLessThan(0.5);
+    expect(await violence('Ich bringe dich um 8 Uhr zum Bahnhof.')).toBeLessThan(0.5);
+    expect(await violence('Ich bringe dich um, du Hund!')).toBeGreaterThanOrEqual(0.5);
+    expect(await violence('Vamos matar a saudade no sábado!')).toBeLessThan(0.5);
+    expect(await violence('Vamos matar ele amanhã.')).toBeGreaterThanOrEqual(0.5);
+    expect(await violence('Vamos a matar el tiempo en el bar.')).toBeLessThan(0.5);
+    expect(await violence('Te voy a matar.')).toBeGreaterThanOrEqual(0.5);
+  });
+
   it('prefers the construction that needed no gap when two cover the same words', () => {
     const all = find('they are nothing but thieves', ['they are ~2 thieves', 'they are nothing but thieves']);
     expect(all).toHaveLength(2);

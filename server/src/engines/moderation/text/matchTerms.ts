@@ -10,7 +10,13 @@ type WordPattern =
   /** `{name}`: any term of the lexicon's word class `name` (a term may be several words). */
   | { kind: 'class'; name: string; terms: readonly CompiledTerm[] }
   /** `~N`: 0 to N words of any kind (zh/ja: 0 to N characters). */
-  | { kind: 'gap'; max: number };
+  | { kind: 'gap'; max: number }
+  /**
+   * `!word` or `!{name}` (spaced languages): the match holds only if what follows is NOT that word or
+   * a term of that class; it takes no word itself. "ich bringe dich um !{clock}" reads the threat but
+   * not "ich bringe dich um acht nach Hause".
+   */
+  | { kind: 'not'; terms: readonly CompiledTerm[] };
 
 export interface CompiledTerm {
   source: string;
@@ -81,7 +87,7 @@ function unspacedRegex(norm: string, classes: TermClasses, source: string): RegE
  * Compiles lexicon terms. Besides plain words (`word`, `word*` prefix, `*word` suffix) a term may hold
  * `{name}`, any term of word class `name` from `classes`, and `~N`, a gap of up to N words, so one
  * term states a construction: `{harm} ~2 {possessive} {body}` reads "crack his skull", "smash both
- * her knees".
+ * her knees". `!word` / `!{name}` requires that the next word is not that word or class term.
  */
 export function compileTerms(
   terms: readonly string[],
@@ -95,6 +101,12 @@ export function compileTerms(
       .split(/\s+/)
       .filter(Boolean)
       .map((w): WordPattern => {
+        if (w.length > 1 && w.startsWith('!')) {
+          if (isUnspaced(lang)) throw new Error(`lexicon term "${source}": ! is for spaced languages`);
+          const inner = /^!\{([a-z0-9_]+)\}$/.exec(w);
+          const terms = inner ? classTerms(classes, inner[1]!, source) : compileTerms([w.slice(1)], lang);
+          return { kind: 'not', terms };
+        }
         const slot = /^\{([a-z0-9_]+)\}$/.exec(w);
         if (slot) return { kind: 'class', name: slot[1]!, terms: classTerms(classes, slot[1]!, source) };
         const gap = /^~(\d+)$/.exec(w);
@@ -147,6 +159,10 @@ function matchWords(
       }
     }
     return -1;
+  }
+  if (w.kind === 'not') {
+    const followed = w.terms.some((term) => matchWords(term.words, 0, tokens, i, []) > i);
+    return followed ? -1 : matchWords(words, k + 1, tokens, i, gaps);
   }
   if (w.kind === 'class') {
     for (const term of w.terms) {

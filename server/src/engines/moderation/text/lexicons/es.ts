@@ -3,6 +3,17 @@ import type { Lexicon } from './types.js';
 export const es: Lexicon = {
   lang: 'es',
   classes: {
+    // What "matar" kills in idioms: matar el tiempo, el hambre, la sed, el gusanillo, dos pájaros.
+    idiomkill: [
+      'el tiempo',
+      'el rato',
+      'el hambre',
+      'la sed',
+      'el gusanillo',
+      'la curiosidad',
+      'dos pajaros',
+      'el partido',
+    ],
     burnplace: ['quememos', 'incendiar', 'incendiemos', 'prender fuego', 'pegarle fuego', 'peguemos fuego'],
     worship: [
       'mezquita',
@@ -612,7 +623,7 @@ export const es: Lexicon = {
       'degoll*',
       'balear',
       'fusil*',
-      'matar',
+      'matar !{idiomkill}',
       'mato',
       'maten',
       'matare',

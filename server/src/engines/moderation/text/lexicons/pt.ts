@@ -3,6 +3,28 @@ import type { Lexicon } from './types.js';
 export const pt: Lexicon = {
   lang: 'pt',
   classes: {
+    // What "matar" kills in idioms: matar a saudade (catch up), a fome, a sede, o tempo, aula; and
+    // the Spanish forms, since a short Spanish text is read by this lexicon too.
+    idiomkill: [
+      'a saudade',
+      'as saudades',
+      'saudade*',
+      'a fome',
+      'a sede',
+      'o tempo',
+      'tempo',
+      'aula',
+      'aulas',
+      'a curiosidade',
+      'a vontade',
+      'a charada',
+      'o jogo',
+      'a partida',
+      'el tiempo',
+      'el rato',
+      'el hambre',
+      'la sed',
+    ],
     burnplace: ['tacar fogo', 'botar fogo', 'por fogo', 'incendiar', 'explodir', 'meter fogo'],
     worship: [
       'mesquita',
@@ -637,7 +659,7 @@ export const pt: Lexicon = {
       '{worship} ~3 {burnplace}',
       'esgan*',
       'porrada',
-      'matar',
+      'matar !{idiomkill}',
       'mato',
       'mata',
       'matam',

@@ -11,6 +11,8 @@ import type { TextLanguage } from '../languages.js';
  * word class `classes.name` (`{group}` is `hate.groups`), `~N` for up to N words of any kind (in zh/ja
  * up to N characters). `{harm} ~2 {possessive} {body}` reads "crack his skull" and "smash both her
  * knees" without listing either; a negation word inside a gap negates the match ("are not criminals").
+ * In spaced languages `!word` or `!{name}` means "not followed by": `ich bringe dich um !{clock}` reads
+ * the threat but not "ich bringe dich um acht nach Hause".
  * In zh/ja a trailing `$` ends the term at the end of a clause (punctuation or the end of the text):
  * `{group}は~4気持ち悪い~3$` reads "X are disgusting" but not "X dislike disgusting insects".
  */
