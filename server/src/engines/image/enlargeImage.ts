@@ -4,10 +4,10 @@
  * right and down (and it uses its cubic interpolator whatever kernel is asked for): on real photos
  * halved and enlarged back that costs about 2.5 dB of PSNR (docs/engines.md, "Upscaling").
  *
- * Here output pixel `j` samples input `(j + 0.5) / k - 0.5` (centres aligned), with libvips' bicubic
- * interpolator through sharp's `affine`. The picture is first padded by copying its edge pixels, so
- * the interpolator near the border reads the edge instead of black, and the exact output window is
- * cut out of the transformed picture afterwards.
+ * Here output pixel `j` samples input `(j + 0.5) / k - 0.5` (centres aligned), with a libvips
+ * interpolator (bicubic unless asked otherwise) through sharp's `affine`. The picture is first padded
+ * by copying its edge pixels, so the interpolator near the border reads the edge instead of black, and
+ * the exact output window is cut out of the transformed picture afterwards.
  */
 import sharp from 'sharp';
 import type { RawImage } from './imageEdits.js';
@@ -15,8 +15,19 @@ import type { RawImage } from './imageEdits.js';
 /** Edge pixels copied around the picture before the transform (the bicubic reads 2 on each side). */
 const PAD = 4;
 
-/** `image` enlarged to exactly `width` x `height` (each at least the image's own size). */
-export async function enlargeCentred(image: RawImage, width: number, height: number): Promise<RawImage> {
+/** An RGB raster to enlarge (a RawImage, or any packed 3-channel pixels). */
+type RgbPixels = Pick<RawImage, 'width' | 'height'> & { data: Uint8Array };
+
+/**
+ * `image` enlarged to exactly `width` x `height` (each at least the image's own size). image-to-image
+ * uses the default bicubic; the upscale benchmark also measures libvips' nohalo through here.
+ */
+export async function enlargeCentred(
+  image: RgbPixels,
+  width: number,
+  height: number,
+  interpolator: 'bicubic' | 'nohalo' = 'bicubic',
+): Promise<RawImage> {
   if (width < image.width || height < image.height) {
     throw new RangeError(`enlargeCentred: ${width}x${height} is smaller than ${image.width}x${image.height}`);
   }
@@ -38,7 +49,7 @@ export async function enlargeCentred(image: RawImage, width: number, height: num
         [kx, 0],
         [0, ky],
       ],
-      { odx: (kx - 1) / 2 + left - kx * PAD, ody: (ky - 1) / 2 + top - ky * PAD, interpolator: 'bicubic' },
+      { odx: (kx - 1) / 2 + left - kx * PAD, ody: (ky - 1) / 2 + top - ky * PAD, interpolator },
     )
     .raw()
     .toBuffer({ resolveWithObject: true });
