@@ -92,16 +92,18 @@ async function run(input: EngineInput): Promise<EngineOutput> {
     if (fit === 'fill' ? kx >= 1 && ky >= 1 : k > 1) {
       // An enlargement: crop or pad at the picture's own scale, then enlarge with pixel centres
       // aligned (sharp's resize would shift it half a pixel: enlargeImage.ts).
+      // The target's size at the picture's scale: cover crops (never beyond the picture), contain pads.
+      const atOwnScale = (side: number, own: number) => {
+        const n = Math.max(1, Math.round(side / k));
+        return fit === 'cover' ? Math.min(own, n) : n;
+      };
       const base =
         fit === 'fill'
           ? image
           : await toRaw(
               pipeline.resize(
-                Math.max(1, Math.min(fit === 'cover' ? image.width : Infinity, Math.round(target.width / k))),
-                Math.max(
-                  1,
-                  Math.min(fit === 'cover' ? image.height : Infinity, Math.round(target.height / k)),
-                ),
+                atOwnScale(target.width, image.width),
+                atOwnScale(target.height, image.height),
                 resizeOptions,
               ),
             );

@@ -133,6 +133,15 @@ describe('image-to-image (sharp edits)', () => {
     const p = await edit('pad to fit', { aspect_ratio: '1:1' });
     expect([p.width, p.height]).toEqual([200, 200]);
     expect(at(p, 100, 10)).toEqual([0, 0, 0]); // letterbox bar
+    // Padded and enlarged (1k): the bars stay black, the picture fills the middle band.
+    const big = await edit('pad to fit', { aspect_ratio: '1:1', resolution: '1k' });
+    expect([big.width, big.height]).toEqual([1024, 1024]);
+    expect(at(big, 512, 100)).toEqual([0, 0, 0]);
+    expect(at(big, 512, 924)).toEqual([0, 0, 0]);
+    // Inside the blue half, the same colour as the unenlarged padded picture (x 5.12).
+    const small = at(p, 175, 100);
+    at(big, 896, 512).forEach((v, i) => expect(Math.abs(v - small[i]!)).toBeLessThanOrEqual(4));
+    expect(small[2]).toBeGreaterThan(small[0]! + 50); // and it is blue
   });
 
   it('writes the requested output_format', async () => {
