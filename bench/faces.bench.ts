@@ -1,7 +1,10 @@
 /**
- * Faces benchmarks (issue 4): detect latency for a 1 MP photo, swap latency per face, swap throughput for
- * a 720p video, RSS with the models loaded. Each figure comes with a baseline measured in the same run:
+ * Faces benchmarks (issue 4): detect latency for a 1 MP photo and for small pictures, swap latency per face,
+ * swap throughput for a 720p video, RSS with the models loaded. Each figure comes with a baseline measured
+ * in the same run:
  *   - detect: the bare detector call (human.detect on the already decoded picture, no tiles, no crops);
+ *   - detect on a small picture: also the detect as it was before small pictures were searched in tiles
+ *     (the whole picture only, which is what findFaces does with tiles off), and the ratio now / before;
  *   - swap per face: the detect step it needs, on the same picture;
  *   - video: ffmpeg decoding and re-encoding the same clip with no face work (the pipeline's floor);
  *   - RSS: the process before the models were loaded.
@@ -15,6 +18,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type SharpModule from 'sharp';
 import { detectFaces, faceSwapEngine, warmUpFaces } from '../server/src/engines/faces/index.js';
+import { crop } from '../server/src/engines/faces/crop.js';
+import { findFaces as findFacesInWorker } from '../server/src/engines/faces/faceDetector.js';
 import { findFaces } from '../server/src/engines/faces/findFaces.js';
 import { human } from '../server/src/engines/faces/human.js';
 import { readRgb } from '../server/src/engines/faces/readRgb.js';
@@ -73,6 +78,56 @@ async function main() {
       groupBare: await bareDetect(group),
     };
     const groupFaces = (await detectFaces(group)).length;
+
+    // Small pictures (thumbnails, chat images): the 512x217 group composite of the moderation fixtures
+    // and Grace Hopper's portrait at 320 px. "Before" is detectFaces as it was before small pictures were
+    // searched in tiles: decode, the whole picture only (tiles off), a crop per face.
+    const smallGroup = join(root, 'test/fixtures/moderation/group-composite.jpg');
+    const smallPortrait = join(dir, 'portrait-320.jpg');
+    await sharp(join(fixtures, 'portrait-hopper.jpg'))
+      .resize(320, 320, { fit: 'inside' })
+      .jpeg({ quality: 85 })
+      .toFile(smallPortrait);
+    const detectBefore = async (path: string) => {
+      const image = await readRgb(path);
+      const faces = await findFacesInWorker(image, { tiles: false });
+      for (const face of faces) await crop(image, face.box);
+      return faces.length;
+    };
+    // Detector runs per picture (deterministic, unlike the times): counted on this thread's detector.
+    const detectorRuns = async (path: string, tiles: boolean) => {
+      const image = await readRgb(path);
+      const detectOnce = h.detect.bind(h);
+      let runs = 0;
+      h.detect = (...args: Parameters<typeof h.detect>) => {
+        runs++;
+        return detectOnce(...args);
+      };
+      try {
+        await findFaces(image, { tiles });
+      } finally {
+        h.detect = detectOnce;
+      }
+      return runs;
+    };
+    const small = {
+      group: await time(() => detectFaces(smallGroup)),
+      groupBefore: await time(() => detectBefore(smallGroup)),
+      groupBare: await bareDetect(smallGroup),
+      portrait: await time(() => detectFaces(smallPortrait)),
+      portraitBefore: await time(() => detectBefore(smallPortrait)),
+      portraitBare: await bareDetect(smallPortrait),
+    };
+    const smallCounts = {
+      group: (await detectFaces(smallGroup)).length,
+      groupBefore: await detectBefore(smallGroup),
+      groupRuns: await detectorRuns(smallGroup, true),
+      groupRunsBefore: await detectorRuns(smallGroup, false),
+      portrait: (await detectFaces(smallPortrait)).length,
+      portraitBefore: await detectBefore(smallPortrait),
+      portraitRuns: await detectorRuns(smallPortrait, true),
+      portraitRunsBefore: await detectorRuns(smallPortrait, false),
+    };
 
     // Swap per face: the swap step alone (warp + colour transfer + feather + blend) on a decoded picture,
     // and the whole engine run (decode, detect, swap, encode) divided by the faces it swapped.
@@ -160,6 +215,42 @@ async function main() {
         `${ms(p50(detect.group))} / ${ms(p95(detect.group))}`,
         `bare detector call ${ms(p50(detect.groupBare))}`,
         `${(p50(detect.group) / p50(detect.groupBare)).toFixed(2)}x`,
+      ],
+      [
+        `Detect, small group picture (512x217, ${smallCounts.group} faces; tiles and closer looks, ${smallCounts.groupRuns} detector runs), p50 / p95`,
+        `${ms(p50(small.group))} / ${ms(p95(small.group))}`,
+        `bare detector call ${ms(p50(small.groupBare))}`,
+        `${(p50(small.group) / p50(small.groupBare)).toFixed(2)}x`,
+      ],
+      [
+        `Detect, the same picture before small pictures were tiled (whole picture only, ${smallCounts.groupBefore} faces, ${smallCounts.groupRunsBefore} detector run), p50 / p95`,
+        `${ms(p50(small.groupBefore))} / ${ms(p95(small.groupBefore))}`,
+        `bare detector call ${ms(p50(small.groupBare))}`,
+        `${(p50(small.groupBefore) / p50(small.groupBare)).toFixed(2)}x`,
+      ],
+      [
+        'Detect, small group picture: now / before, p50',
+        `${ms(p50(small.group))} / ${ms(p50(small.groupBefore))}`,
+        `before ${ms(p50(small.groupBefore))}`,
+        `${(p50(small.group) / p50(small.groupBefore)).toFixed(2)}x`,
+      ],
+      [
+        `Detect, small portrait (273x320, ${smallCounts.portrait} face; ${smallCounts.portraitRuns} detector runs), p50 / p95`,
+        `${ms(p50(small.portrait))} / ${ms(p95(small.portrait))}`,
+        `bare detector call ${ms(p50(small.portraitBare))}`,
+        `${(p50(small.portrait) / p50(small.portraitBare)).toFixed(2)}x`,
+      ],
+      [
+        `Detect, the same portrait before small pictures were tiled (${smallCounts.portraitBefore} face, ${smallCounts.portraitRunsBefore} detector run), p50 / p95`,
+        `${ms(p50(small.portraitBefore))} / ${ms(p95(small.portraitBefore))}`,
+        `bare detector call ${ms(p50(small.portraitBare))}`,
+        `${(p50(small.portraitBefore) / p50(small.portraitBare)).toFixed(2)}x`,
+      ],
+      [
+        'Detect, small portrait: now / before, p50',
+        `${ms(p50(small.portrait))} / ${ms(p50(small.portraitBefore))}`,
+        `before ${ms(p50(small.portraitBefore))}`,
+        `${(p50(small.portrait) / p50(small.portraitBefore)).toFixed(2)}x`,
       ],
       [
         `Swap step per face (warp + colour + feather + blend), ${targetFaces.length} faces, p50`,

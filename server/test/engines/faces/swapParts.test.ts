@@ -80,8 +80,24 @@ describe('tilesFor', () => {
     expect(tiles[0]).toMatchObject({ x: 0, y: 0, width: 380, height: 380 });
     expect(tiles.at(-1)!.x + tiles.at(-1)!.width).toBe(900);
     for (let i = 1; i < tiles.length; i++) expect(tiles[i]!.x).toBeLessThan(tiles[i - 1]!.x + 380);
-    expect(tilesFor(200, 150)).toEqual([]);
-    expect(tilesFor(512, 512)).toEqual([]);
+  });
+
+  it('tiles small pictures too (the detector enlarges each tile to 256 px), but not tiny ones', () => {
+    // The 512x217 group composite: three 217 px squares, first and last flush with the edges.
+    expect(tilesFor(512, 217)).toEqual([
+      { x: 0, y: 0, width: 217, height: 217 },
+      { x: 148, y: 0, width: 217, height: 217 },
+      { x: 295, y: 0, width: 217, height: 217 },
+    ]);
+    expect(tilesFor(200, 200)).toHaveLength(4);
+    expect(tilesFor(200, 200)[0]).toMatchObject({ width: 120, height: 120 });
+    expect(tilesFor(100, 100)).toEqual([]);
+  });
+
+  it('leaves alone a picture that detection already shrank to 600 px or less (a 1 MP portrait)', () => {
+    expect(tilesFor(462, 542, true)).toEqual([]);
+    expect(tilesFor(770, 326, true).length).toBeGreaterThanOrEqual(2);
+    expect(tilesFor(462, 542)).toHaveLength(4);
   });
 });
 
