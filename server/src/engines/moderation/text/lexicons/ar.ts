@@ -973,9 +973,6 @@ export const ar: Lexicon = {
       'اعدموه',
       'موتوهم',
       'اقتلوا كل',
-      // The reader's children: I know where your son studies.
-      '{knowwhere} ~3 {child}',
-      '{knowwhere} ~1 {child}',
       // Cheering an attack.
       'البطل اللي ~3 {attackpast}',
       'البطل الذي ~3 {attackpast}',
@@ -1115,6 +1112,11 @@ export const ar: Lexicon = {
       'دير بالك على {relative}',
       'دير بالك من {relative}',
       '{knowwhere} ~3 {relative}',
+      'احسنلك',
+      'احسن لك',
+      'لو تعرف مصلحتك',
+      'اذا بتعرف مصلحتك',
+      'لمصلحتك',
       'فكر زين',
       'فكر كويس',
       'فكر منيح',
