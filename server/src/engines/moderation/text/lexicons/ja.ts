@@ -396,7 +396,15 @@ export const ja: Lexicon = {
   },
   reporting: [
     'によると',
-    '警察',
+    // Not 警察に言ったら ('if you go to the police'), a threat's condition.
+    '警察は',
+    '警察が',
+    '警察の',
+    '警察官',
+    '警察署',
+    '警察庁',
+    '警察に通報',
+    '警察によ',
     '県警',
     '裁判所',
     '地裁',
