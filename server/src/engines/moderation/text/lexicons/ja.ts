@@ -267,6 +267,20 @@ export const ja: Lexicon = {
       'スカートの中の',
       'パンツの',
     ],
+    /** Body parts for picture requests (not お尻: a baby's nappy rash is photographed too). */
+    photobody: [
+      'おっぱい',
+      '乳首',
+      'ちんこ',
+      'チンコ',
+      'チンポ',
+      'まんこ',
+      'マンコ',
+      'アソコ',
+      '胸の谷間',
+      '裸',
+      '下着',
+    ],
     photo: ['写真', '画像', '自撮り', '写メ', '動画'],
     sendreq: [
       '送って',
@@ -392,6 +406,8 @@ export const ja: Lexicon = {
       '差別だ',
       '差別的',
       'ヘイトスピーチ',
+      // 英雄気取り: posing as a hero.
+      '気取り',
     ],
   },
   reporting: [
@@ -437,6 +453,10 @@ export const ja: Lexicon = {
     '通報した$',
     '通報しました',
     '通報済み',
+    'だったという',
+    'したという',
+    'とされる',
+    'とみられる',
   ],
   nsfw: {
     explicit: [
@@ -515,8 +535,7 @@ export const ja: Lexicon = {
       'ゴムなし',
       '生でok',
       '{undress}~3{photo}~6{sendreq}',
-      '{sexbody}の?~3{photo}~6{sendreq}',
-      '{sexbody}~3{photo}~6{sendreq}',
+      '{photobody}~3{photo}~6{sendreq}',
       '脱いで~6見せて',
       '脱いだ~3{photo}',
       '裸~4見せて',

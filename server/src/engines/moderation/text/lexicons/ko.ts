@@ -290,6 +290,8 @@ export const ko: Lexicon = {
       '그 사람은',
       '그분은',
     ],
+    /** 영웅 행세, 영웅 대접: posing as or treated as a hero is no praise. */
+    pose: ['행세*', '흉내*', '놀이*', '대접*', '코스프레*', '심리*', '취급*'],
     hero: ['영웅*', '의인*', '잘했*', '존경*', '멋있*', '사이다*', '진정한 영웅*'],
     sexbody: [
       '가슴',
@@ -560,7 +562,6 @@ export const ko: Lexicon = {
       '뒤에서 박*',
       '존나 박*',
       '{sexbody} 사진 ~2 {send}',
-      '{sexbody} ~1 사진 ~2 {send}',
       '{sexbody} ~1 {send}',
       // Crude acts on a body part.
       '{sexbody} ~1 빨*',
@@ -782,7 +783,7 @@ export const ko: Lexicon = {
       '신상 ~2 털었*',
       '신상 ~1 다 털*',
       // Cheering an attack: 범인은 영웅이다, 더 죽였어야 했는데.
-      '{attacker} ~2 {hero}',
+      '{attacker} ~2 {hero} !{pose}',
       '더 죽였어야*',
       '더 많이 죽였어야*',
       '다 죽였어야*',
