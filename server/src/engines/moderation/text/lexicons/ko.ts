@@ -45,6 +45,26 @@ const threatForms = THREAT_STEMS.flatMap((stem) =>
   THREAT_ENDINGS.flatMap((ending) => [`${stem}${ending}*`, `${stem} ${ending}*`]),
 );
 
+/** Breaking a body part, with the same endings: (목을) 꺾어버린다, (눈깔) 파버린다, (이빨) 뽑아줄게. */
+const HARM_STEMS = [
+  '부숴',
+  '박살내',
+  '부러뜨려',
+  '분질러',
+  '으깨',
+  '꺾어',
+  '비틀어',
+  '터뜨려',
+  '쪼개',
+  '뭉개',
+  '작살내',
+  '파',
+  '도려내',
+];
+const harmThreats = HARM_STEMS.flatMap((stem) =>
+  THREAT_ENDINGS.flatMap((ending) => [`${stem}${ending}*`, `${stem} ${ending}*`]),
+);
+
 /** Protected groups named with 새끼 ('bastards') fused on: 난민새끼들, 이민자새끼. */
 const groupBastards = (groups: readonly string[]) => groups.map((g) => `${g.replace(/\*$/, '')}새끼*`);
 
@@ -231,6 +251,8 @@ export const ko: Lexicon = {
     you2: ['너', '니', '네', '내', '니꺼', '너의', '언니', '누나'],
     seeend: ['마*', '말*', '않*', '못*', '그래*', '그랬*', '그러*', '도*', '는*', '위해*', '위한*'],
     kosexverb: ['빨*', '핥*', '쑤시*', '만지*', '벌려*', '보여*', '사진*', '털*', '박*', '젖*'],
+    harmthreat: harmThreats,
+    gobeat: ['패러*', '때리러*', '죽이러*', '조지러*', '족치러*', '담그러*', '두들겨 패러*'],
     limb: ['다리', '다리를', '다리도', '팔', '팔을', '팔도', '손', '손을', '몸', '몸을', '평생'],
     /** A condition with its own negation (안 갚으면): the threat after it is not negated. */
     ifnot: [
@@ -574,6 +596,9 @@ export const ko: Lexicon = {
       '영상통화* ~3 벗*',
       '영통* ~3 벗*',
       '화상채팅* ~3 벗*',
+      '옷 벗는 ~4 {send}',
+      '벗는 거 ~1 보여*',
+      '뒤로 박히*',
       '캠 ~3 벗*',
       '입에 싸*',
       '입에다 싸*',
@@ -617,6 +642,8 @@ export const ko: Lexicon = {
       '팝니다',
       '판매합니다',
       '노출 사진*',
+      '여자 출장*',
+      '신음*',
       '콘 없이*',
       '모텔 ~1 갈 사람*',
       '빨고 싶*',
@@ -641,6 +668,8 @@ export const ko: Lexicon = {
       '글래머*',
       '여자 구함*',
       '할 여자*',
+      '뭐든 가능*',
+      '다 가능*',
       '여자 구해*',
       '남자 구함*',
       '업소*',
@@ -799,6 +828,15 @@ export const ko: Lexicon = {
       '{ifnot} ~6 {kothreat}',
       // Death wishes.
       '콱 죽어*',
+      // A body part and a first-person breaking: 목을 꺾어버린다, 눈깔 파버린다.
+      '{body} ~1 {harmthreat}',
+      '{body} ~2 다 {harmthreat}',
+      '{group} ~1 {gobeat}',
+      '새끼들 ~1 {gobeat}',
+      '놈들 ~1 {gobeat}',
+      '목매달*',
+      '목 매달*',
+      '광장에 매달*',
       '콱 뒤져*',
       '빨리 뒤져*',
       '빨리 죽어라',
@@ -871,6 +909,7 @@ export const ko: Lexicon = {
       '잡히면',
       '누가 좀',
       '같이 갈 사람*',
+      '가자',
       '신고하면',
       '경찰에 말하면',
       '꼰지르면',
@@ -908,6 +947,14 @@ export const ko: Lexicon = {
       '{relative} ~4 다 알아*',
       '{relative} ~4 알고 있*',
       '조심하는 게 좋을*',
+      '{relative} ~4 않는 게 좋을*',
+      '무슨 말인지 알*',
+      '무슨 뜻인지 알*',
+      '멀쩡할 때*',
+      '성할 때*',
+      '곱게 말할 때*',
+      '살아있을 때*',
+      '꺼져라',
       '잘 생각해*',
       '잘 생각하*',
       '후회하고 싶지 않으면*',
@@ -1056,6 +1103,10 @@ export const ko: Lexicon = {
       '한 명도 받*',
       '출입 금지*',
       '투표권*',
+      '강제로 치료*',
+      '강제 치료*',
+      '전환 치료*',
+      '치료 대상*',
     ],
     predicates: [
       '{group} ~1 {crime}',
