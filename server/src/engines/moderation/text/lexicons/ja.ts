@@ -878,7 +878,7 @@ export const ja: Lexicon = {
       '今度会ったら',
       '次会ったら',
       '見かけたら',
-      'ぜ$',
+      // Let's-forms only: やったぜ (did it!) is a boast about a game.
       'そうぜ',
       'ようぜ',
       'ろうぜ',
