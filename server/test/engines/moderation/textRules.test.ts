@@ -15,6 +15,7 @@ import {
 } from '../../../src/engines/moderation/text/matchTerms.js';
 import {
   normalize,
+  quotedRanges,
   splitSentences,
   wordBoundaries,
   wordTokens,
@@ -91,6 +92,37 @@ describe('tokenisation', () => {
     expect(token!.forms).toContain('مهاجرون');
   });
 
+  it('reads single quotation marks, not apostrophes inside words', () => {
+    const ranges = (text: string) => quotedRanges(normalize(text, 'en'));
+    expect(ranges("She calls her cat 'pussy' at the vet.")).toHaveLength(1);
+    expect(ranges("L'arbre n'est pas tombé, don't worry, it's fine.")).toHaveLength(0);
+    const tokens = wordTokens(normalize("he shouted 'I will kill you' at the ref", 'en'), 'en');
+    expect(tokens.filter((t) => t.quoted).map((t) => t.text)).toEqual(['i', 'will', 'kill', 'you']);
+  });
+
+  it('marks where a clause ends: punctuation between two words, or the last word', () => {
+    const ends = (text: string, lang: TextLanguage) =>
+      wordTokens(normalize(text, lang), lang)
+        .filter((t) => t.clauseEnd)
+        .map((t) => t.text);
+    expect(ends('Plan cul ce soir, pas de prise de tête', 'fr')).toEqual(['soir', 'tete']);
+    expect(ends('Tu verras pas la fin de la semaine, crois-moi', 'fr')).toEqual(['semaine', 'moi']);
+    expect(ends('Zahlst du nicht – brennt es', 'de')).toEqual(['nicht', 'es']);
+  });
+
+  it('gives Spanish and Italian verbs with attached pronouns their bare form too', () => {
+    const forms = (word: string, lang: TextLanguage) => wordTokens(word, lang)[0]!.forms;
+    expect(forms('molerlos', 'es')).toEqual(['molerlos', 'moler']);
+    expect(forms('matarte', 'es')).toEqual(['matarte', 'matar']);
+    expect(forms('pegandole', 'es')).toEqual(['pegandole', 'pegando']);
+    expect(forms('ammazzarlo', 'it')).toEqual(['ammazzarlo', 'ammazzare']);
+    expect(forms('facciamoli', 'it')).toEqual(['facciamoli', 'facciamo']);
+    // Words that only look like it keep one form.
+    expect(forms('palos', 'es')).toEqual(['palos']);
+    expect(forms('carne', 'it')).toEqual(['carne']);
+    expect(forms('molerlos', 'pt')).toEqual(['molerlos']);
+  });
+
   it('splits sentences and lines', () => {
     expect(splitSentences('One. Two!\nThree', 'en').map((s) => s.text.trim())).toEqual([
       'One.',
@@ -127,6 +159,26 @@ describe('scoring rules', () => {
     expect((await scoreTextDetailed('Eu nunca te mato.', 'violence')).score).toBeLessThan(0.5);
   });
 
+  it('does not let a negation reach across a clause end', async () => {
+    // "pas" after the comma negates "prise de tête", not the offer before it.
+    const fr = await scoreTextDetailed('H 40 ans cherche plan cul ce soir, pas de prise de tête.', 'nsfw');
+    expect(fr.score).toBeGreaterThanOrEqual(0.5);
+    expect(fr.evidence.find((e) => e.term === 'plan cul')!.negated).toBe(false);
+    // German negates after the verb: in the same clause it still counts.
+    expect((await scoreTextDetailed('Ich bringe dich nicht um.', 'violence')).score).toBeLessThan(0.5);
+    expect((await scoreTextDetailed('No, I will never hurt you.', 'violence')).score).toBeLessThan(0.5);
+  });
+
+  it('does not damp a slur for a negation before it', async () => {
+    const slur = await scoreTextDetailed("Don't rent your flat to pakis.", 'hate');
+    expect(slur.score).toBeGreaterThanOrEqual(0.5);
+    expect(slur.evidence.find((e) => e.rule === 'hateSlur')!.negated).toBe(false);
+    // A report or a quotation of one still damps it.
+    expect(
+      (await scoreTextDetailed('The court said the word "pakis" was used twice.', 'hate')).score,
+    ).toBeLessThan(0.5);
+  });
+
   it('damps quotations and reports', async () => {
     const quoted = await scoreTextDetailed(
       'The song is called "I will kill you" and it is about a breakup.',
@@ -134,6 +186,13 @@ describe('scoring rules', () => {
     );
     expect(quoted.score).toBeLessThan(0.5);
     expect(quoted.evidence.some((e) => e.quoted)).toBe(true);
+    // Single quotation marks too.
+    const single = await scoreTextDetailed(
+      "El árbitro contó que un aficionado le gritó 'te voy a matar' desde la grada.",
+      'violence',
+    );
+    expect(single.score).toBeLessThan(0.5);
+    expect(single.evidence.filter((e) => e.rule === 'violenceIncitement').every((e) => e.quoted)).toBe(true);
     const reported = await scoreTextDetailed(
       'Police said the suspect shouted that he would kill them all.',
       'violence',
@@ -267,6 +326,14 @@ describe('constructions: word classes and gaps', () => {
     expect(await violence('Vamos matar ele amanhã.')).toBeGreaterThanOrEqual(0.5);
     expect(await violence('Vamos a matar el tiempo en el bar.')).toBeLessThan(0.5);
     expect(await violence('Te voy a matar.')).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('ends a spaced term at the end of a clause when it holds $', () => {
+    const terms = ['you wo not make it to friday $'];
+    expect(find("You won't make it to Friday.", terms)).toHaveLength(1);
+    expect(find("You won't make it to Friday, trust me", terms)).toHaveLength(1);
+    expect(find("You won't make it to Friday's meeting", terms)).toHaveLength(0);
+    expect(find("You won't make it to Friday night drinks", terms)).toHaveLength(0);
   });
 
   it('prefers the construction that needed no gap when two cover the same words', () => {

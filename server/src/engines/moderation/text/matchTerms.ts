@@ -16,7 +16,12 @@ type WordPattern =
    * a term of that class; it takes no word itself. "ich bringe dich um !{clock}" reads the threat but
    * not "ich bringe dich um acht nach Hause".
    */
-  | { kind: 'not'; terms: readonly CompiledTerm[] };
+  | { kind: 'not'; terms: readonly CompiledTerm[] }
+  /**
+   * `$` (spaced languages): the end of a clause, a comma, full stop, dash or the end of the sentence;
+   * it takes no word. "you won't make it to friday $" reads the threat but not "... to Friday's meeting".
+   */
+  | { kind: 'end' };
 
 export interface CompiledTerm {
   source: string;
@@ -87,7 +92,8 @@ function unspacedRegex(norm: string, classes: TermClasses, source: string): RegE
  * Compiles lexicon terms. Besides plain words (`word`, `word*` prefix, `*word` suffix) a term may hold
  * `{name}`, any term of word class `name` from `classes`, and `~N`, a gap of up to N words, so one
  * term states a construction: `{harm} ~2 {possessive} {body}` reads "crack his skull", "smash both
- * her knees". `!word` / `!{name}` requires that the next word is not that word or class term.
+ * her knees". `!word` / `!{name}` requires that the next word is not that word or class term, and
+ * `$` (spaced languages) the end of a clause.
  */
 export function compileTerms(
   terms: readonly string[],
@@ -101,6 +107,7 @@ export function compileTerms(
       .split(/\s+/)
       .filter(Boolean)
       .map((w): WordPattern => {
+        if (w === '$' && !isUnspaced(lang)) return { kind: 'end' };
         if (w.length > 1 && w.startsWith('!')) {
           if (isUnspaced(lang)) throw new Error(`lexicon term "${source}": ! is for spaced languages`);
           const inner = /^!\{([a-z0-9_]+)\}$/.exec(w);
@@ -159,6 +166,10 @@ function matchWords(
       }
     }
     return -1;
+  }
+  if (w.kind === 'end') {
+    const atEnd = i === tokens.length || (i > 0 && tokens[i - 1]!.clauseEnd);
+    return atEnd ? matchWords(words, k + 1, tokens, i, gaps) : -1;
   }
   if (w.kind === 'not') {
     const followed = w.terms.some((term) => matchWords(term.words, 0, tokens, i, []) > i);

@@ -14,6 +14,7 @@
  * | violence | violent verb with first-person intent or a call to act          | 0.85   |
  * | violence | violent verb alone (news: "two people were killed")             | 0.20   |
  * | violence | veiled threat cue (watch your back; two in a sentence: 0.70)    | 0.45   |
+ * | violence | weak threat cue (or else, think carefully; with a veiled: 0.59) | 0.25   |
  * | hate     | slur                                                            | 0.85   |
  * | hate     | protected group + dehumanising word in one sentence             | 0.90   |
  * | hate     | protected group + call to expel / eliminate                     | 0.85   |
@@ -22,10 +23,11 @@
  * | hate     | dehumanising word alone ("rats in the cellar")                  | 0.20   |
  *
  * Damping (multiplied): negated (a negation word within 3 words before, or after in languages that
- * negate after the verb) x0.15; inside quotation marks x0.35; the sentence reports or condemns
- * (said, police, court, according to, condemned) x0.35.
- * A sentence's score is the noisy-OR of its evidence, 1 - prod(1 - w); the text's raw score is its
- * highest sentence; the answer is 0.01 + 0.98 * raw (so clean text scores 0.01, like an ordinary
+ * negate after the verb, in the same clause) x0.15; inside quotation marks x0.35; the sentence reports
+ * or condemns (said, police, court, according to, condemned) x0.35; violence in or next to a sentence
+ * about play (a workout, a video game) x0.35. A slur is not damped by negation ("don't rent to X").
+ * A sentence's score is the noisy-OR of its evidence, 1 - prod(1 - w); veiled and weak threat cues
+ * also count together over two neighbouring sentences; the text's raw score is its highest sentence; the answer is 0.01 + 0.98 * raw (so clean text scores 0.01, like an ordinary
  * photo), rounded to 4 decimals. With the default threshold 0.5, one strong piece of evidence flags a
  * text, a weak one never does.
  */
@@ -55,6 +57,7 @@ export const TEXT_WEIGHTS = {
   violenceThreat: 0.85,
   violenceVerb: 0.2,
   violenceVeiled: 0.45,
+  violenceCue: 0.25,
   hateSlur: 0.85,
   hateDehumanizingGroup: 0.9,
   hateExclusionGroup: 0.85,
@@ -63,7 +66,7 @@ export const TEXT_WEIGHTS = {
   hateDehumanizing: 0.2,
 } as const;
 
-export const TEXT_DAMPING = { negated: 0.15, quoted: 0.35, reporting: 0.35 } as const;
+export const TEXT_DAMPING = { negated: 0.15, quoted: 0.35, reporting: 0.35, play: 0.35 } as const;
 
 const NEGATION_WINDOW_WORDS = 3;
 const NEGATION_WINDOW_CHARS = 6;
@@ -75,6 +78,7 @@ interface CompiledLexicon {
   negBefore: CompiledTerm[];
   negAfter: CompiledTerm[];
   reporting: CompiledTerm[];
+  notReporting: CompiledTerm[];
   nsfwExplicit: CompiledTerm[];
   nsfwSexual: CompiledTerm[];
   nsfwListed: CompiledTerm[];
@@ -83,6 +87,8 @@ interface CompiledLexicon {
   verbs: CompiledTerm[];
   intent: CompiledTerm[];
   veiled: CompiledTerm[];
+  threatCues: CompiledTerm[];
+  play: CompiledTerm[];
   slurs: CompiledTerm[];
   groups: CompiledTerm[];
   dehumanizing: CompiledTerm[];
@@ -123,6 +129,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       negBefore: t(lex.negation.before),
       negAfter: t(lex.negation.after),
       reporting: t(lex.reporting),
+      notReporting: t(lex.notReporting ?? []),
       nsfwExplicit: t(lex.nsfw.explicit),
       nsfwSexual: t(lex.nsfw.sexual),
       nsfwListed: t(naughtyWords(lex)),
@@ -131,6 +138,8 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       verbs: t(lex.violence.verbs),
       intent: t(lex.violence.intent),
       veiled: t(lex.violence.veiled),
+      threatCues: t(lex.violence.cues ?? []),
+      play: t(lex.violence.play ?? []),
       slurs: t(lex.hate.slurs),
       groups: t(lex.hate.groups),
       dehumanizing: t(lex.hate.dehumanizing),
@@ -151,6 +160,8 @@ export interface TextEvidence {
   negated: boolean;
   quoted: boolean;
   reporting: boolean;
+  /** Violence in or next to a sentence about a workout or a game. */
+  play?: boolean;
 }
 
 export interface TextScoreDetails {
@@ -160,15 +171,25 @@ export interface TextScoreDetails {
   evidence: TextEvidence[];
 }
 
+/** A clause ends between token `from - 1` and token `to` (spaced languages; zh/ja have no tokens). */
+function clauseBreak(s: PreparedSentence, from: number, to: number): boolean {
+  for (let k = Math.max(0, from - 1); k < to && k < s.tokens.length; k += 1)
+    if (s.tokens[k]!.clauseEnd) return true;
+  return false;
+}
+
 function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader: CompiledLexicon): boolean {
   const window = s.tokens.length > 0 ? NEGATION_WINDOW_WORDS : NEGATION_WINDOW_CHARS;
   // Another language's negation word that is an ordinary word in the reading language does not count.
   const foreign = reader === c ? [] : (reader.lex.negation.foreign ?? []);
   const own = (n: TermMatch) => !foreign.includes(n.term);
+  // A negation in another clause negates that clause: "plan cul ce soir, pas de prise de tête".
   const before = findTerms(s, c.negBefore).filter(own);
-  if (before.some((n) => n.end <= m.start && n.end >= m.start - window)) return true;
+  if (before.some((n) => n.end <= m.start && n.end >= m.start - window && !clauseBreak(s, n.end, m.start)))
+    return true;
   const after = findTerms(s, c.negAfter).filter(own);
-  if (after.some((n) => n.start >= m.end && n.start <= m.end + window)) return true;
+  if (after.some((n) => n.start >= m.end && n.start <= m.end + window && !clauseBreak(s, m.end, n.start)))
+    return true;
   // A negation a construction's gap swallowed: "immigrants are not criminals".
   const gaps = m.gaps ?? [];
   return [...before, ...after].some((n) => gaps.some(([a, b]) => n.start >= a && n.end <= b));
@@ -189,17 +210,20 @@ function scoreSentence(
   policy: ModerationPolicyName,
   original: string,
   candidates: readonly CompiledLexicon[] = [],
+  play = false,
 ): TextEvidence[] {
   const evidence: TextEvidence[] = [];
   const context = contextLexicons(c, candidates);
-  const reporting = context.some((x) => findTerms(s, x.reporting).length > 0);
+  const reporting = context.some((x) => isReporting(s, x));
   const add = (rule: keyof typeof TEXT_WEIGHTS, m: TermMatch) => {
-    const negated = context.some((x) => isNegated(s, x, m, c));
+    // A slur stays a slur when negated ("don't rent to X"); a report or a quotation still damps it.
+    const negated = rule !== 'hateSlur' && context.some((x) => isNegated(s, x, m, c));
     let weight: number = TEXT_WEIGHTS[rule];
     if (negated) weight *= TEXT_DAMPING.negated;
     if (m.quoted) weight *= TEXT_DAMPING.quoted;
     if (reporting) weight *= TEXT_DAMPING.reporting;
-    evidence.push({
+    if (play) weight *= TEXT_DAMPING.play;
+    const e: TextEvidence = {
       lang: c.lex.lang,
       sentence: original,
       rule,
@@ -208,7 +232,9 @@ function scoreSentence(
       negated,
       quoted: m.quoted,
       reporting,
-    });
+    };
+    if (play) e.play = true;
+    evidence.push(e);
   };
   const overlaps = (a: TermMatch, list: TermMatch[]) => list.some((b) => a.start < b.end && b.start < a.end);
 
@@ -226,8 +252,11 @@ function scoreSentence(
   } else if (policy === 'violence') {
     const incitement = longestMatches(findTerms(s, c.incitement));
     for (const m of incitement) add('violenceIncitement', m);
-    for (const m of longestMatches(findTerms(s, c.veiled)))
-      if (!overlaps(m, incitement)) add('violenceVeiled', m);
+    const veiled = longestMatches(findTerms(s, c.veiled)).filter((m) => !overlaps(m, incitement));
+    for (const m of veiled) add('violenceVeiled', m);
+    if (c.threatCues.length > 0)
+      for (const m of longestMatches(findTerms(s, c.threatCues)))
+        if (!overlaps(m, [...incitement, ...veiled])) add('violenceCue', m);
     const intent = findTerms(s, c.intent).length > 0;
     for (const m of longestMatches(findTerms(s, c.verbs))) {
       if (!overlaps(m, incitement)) add(intent ? 'violenceThreat' : 'violenceVerb', m);
@@ -248,6 +277,17 @@ function scoreSentence(
   }
   return evidence;
 }
+
+/** The sentence reports (said, police), unless each reporting word sits in a threat ("go to the police"). */
+function isReporting(s: PreparedSentence, c: CompiledLexicon): boolean {
+  const found = findTerms(s, c.reporting);
+  if (found.length === 0) return false;
+  if (c.notReporting.length === 0) return true;
+  const threats = findTerms(s, c.notReporting);
+  return found.some((m) => !threats.some((t) => t.start <= m.start && m.end <= t.end));
+}
+
+const WEAK_THREAT: ReadonlySet<keyof typeof TEXT_WEIGHTS> = new Set(['violenceVeiled', 'violenceCue']);
 
 function noisyOr(weights: number[]): number {
   return 1 - weights.reduce((p, w) => p * (1 - Math.min(1, Math.max(0, w))), 1);
@@ -271,12 +311,27 @@ export function scoreTextWithLanguages(
   for (const c of candidates) {
     const lang = c.lex.lang;
     const normalized = normalize(text, lang);
-    for (const sentence of splitSentences(normalized, lang)) {
-      const prepared = prepareSentence(sentence.text, lang);
-      const evidence = scoreSentence(prepared, c, policy, sentence.text.trim(), candidates);
+    const sentences = splitSentences(normalized, lang).map((sentence) => ({
+      original: sentence.text.trim(),
+      prepared: prepareSentence(sentence.text, lang),
+    }));
+    // Play (a workout, a game) damps the violence of its sentence and of the neighbouring ones.
+    const playful =
+      policy === 'violence' && c.play.length > 0
+        ? sentences.map((x) => findTerms(x.prepared, c.play).length > 0)
+        : [];
+    let previousWeak: number[] = [];
+    sentences.forEach(({ original, prepared }, i) => {
+      const play = playful.length > 0 && (playful[i - 1] || playful[i] || playful[i + 1]) === true;
+      const evidence = scoreSentence(prepared, c, policy, original, candidates, play);
       all.push(...evidence);
       raw = Math.max(raw, noisyOr(evidence.map((e) => e.weight)));
-    }
+      // Veiled and weak threat cues of two neighbouring sentences count together.
+      const weak = evidence.filter((e) => WEAK_THREAT.has(e.rule)).map((e) => e.weight);
+      if (weak.length > 0 && previousWeak.length > 0)
+        raw = Math.max(raw, noisyOr([...previousWeak, ...weak]));
+      previousWeak = weak;
+    });
   }
   return { raw, evidence: all };
 }

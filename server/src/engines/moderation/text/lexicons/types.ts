@@ -31,6 +31,11 @@ export interface Lexicon {
   negation: { before: string[]; after: string[]; foreign?: string[] };
   /** Words of reported speech and news (said, police, court, according to): they damp a sentence's evidence. */
   reporting: string[];
+  /**
+   * Phrases in which a reporting word is part of a threat, not a report: "before you go to the police",
+   * "ob du zur Polizei gehst". A reporting match inside one of them does not damp the sentence.
+   */
+  notReporting?: string[];
   nsfw: {
     /** Explicit sexual content on its own (0.9). */
     explicit: string[];
@@ -55,6 +60,19 @@ export interface Lexicon {
      * live", "you won't wake up tomorrow") are incitement.
      */
     veiled: string[];
+    /**
+     * Weaker pieces of a veiled threat, ordinary even in pairs: an ultimatum ("keep talking and", "or
+     * else", "one more message and"), "think carefully", the reader's wife or children named (0.25
+     * each; one beside a veiled cue, or three, make a violation). Veiled cues and these count together
+     * over two neighbouring sentences: "I know where you live. Think about your kids."
+     */
+    cues?: string[];
+    /**
+     * Play: a workout, a video game, a board game. A threat in such a sentence, or next to one, is
+     * banter ("je vais te faire souffrir: 50 burpees", "in der nächsten Runde bist du tot"): its
+     * violence evidence is damped like a report.
+     */
+    play?: string[];
   };
   hate: {
     /** Slurs for protected groups (0.85). */
