@@ -159,6 +159,19 @@ describe('scoring rules', () => {
     expect((await scoreTextDetailed('Eu nunca te mato.', 'violence')).score).toBeLessThan(0.5);
   });
 
+  it('splits sentences before lower-casing, and carries a quotation over a sentence end', async () => {
+    // ICU starts a sentence only at a capital letter: the report in the first sentence damps only it.
+    const two = await scoreTextDetailed('Police said the man left. I will kill you.', 'violence');
+    expect(two.score).toBeGreaterThanOrEqual(0.5);
+    expect(two.evidence.find((e) => e.term === 'kill you')!.reporting).toBe(false);
+    const quoted = await scoreTextDetailed(
+      'He wrote to her: "I will find you. I will kill you." She called the hotline.',
+      'violence',
+    );
+    expect(quoted.score).toBeLessThan(0.5);
+    expect(quoted.evidence.every((e) => e.quoted)).toBe(true);
+  });
+
   it('does not let a negation reach across a clause end', async () => {
     // "pas" after the comma negates "prise de tête", not the offer before it.
     const fr = await scoreTextDetailed('H 40 ans cherche plan cul ce soir, pas de prise de tête.', 'nsfw');
@@ -220,6 +233,74 @@ describe('scoring rules', () => {
     const two = await scoreTextDetailed('Watch your back on your way home tonight.', 'violence');
     expect(two.score).toBeGreaterThanOrEqual(0.5);
     expect(two.evidence.filter((e) => e.rule === 'violenceVeiled' && e.lang === 'en')).toHaveLength(2);
+  });
+
+  it('counts weak threat cues with veiled ones, over two neighbouring sentences', async () => {
+    const violence = (text: string) => scoreTextDetailed(text, 'violence');
+    // A weak cue alone, or two, stay ordinary.
+    expect((await violence('Think about it and tell me by Friday.')).score).toBeLessThan(0.5);
+    const pair = await violence('Keep talking and think about it.');
+    expect(pair.score).toBeLessThan(0.5);
+    expect(pair.evidence.filter((e) => e.lang === 'en').map((e) => e.rule)).toEqual([
+      'violenceCue',
+      'violenceCue',
+    ]);
+    // A veiled cue alone stays ordinary; with a weak cue in the next sentence it flags.
+    expect((await violence('I know where your wife works.')).score).toBeLessThan(0.5);
+    expect(
+      (await violence('I know where your wife works. Think about that before you call the police.')).score,
+    ).toBeGreaterThanOrEqual(0.5);
+    // Only neighbours count: a sentence in between breaks the pair.
+    expect(
+      (
+        await violence(
+          'I know where your wife works. She sells bread on the corner and the bread is very good there. Think about that offer and tell me.',
+        )
+      ).score,
+    ).toBeLessThan(0.5);
+    expect(TEXT_WEIGHTS.violenceCue).toBeLessThan(TEXT_WEIGHTS.violenceVeiled);
+  });
+
+  it('damps violence in or next to a sentence about a workout or a game', async () => {
+    const gym = await scoreTextDetailed(
+      "Leg day today. I'm going to make you suffer: 100 squats.",
+      'violence',
+    );
+    expect(gym.score).toBeLessThan(0.5);
+    expect(gym.evidence.some((e) => e.play === true)).toBe(true);
+    expect(
+      (await scoreTextDetailed("I'm going to make you suffer when I find you.", 'violence')).score,
+    ).toBeGreaterThanOrEqual(0.5);
+    expect(
+      (await scoreTextDetailed('Warte nur, in der nächsten Runde bist du tot, haha.', 'violence')).score,
+    ).toBeLessThan(0.5);
+  });
+
+  it('drops a violent word inside an ordinary phrase of the benign list, also when the object comes first', async () => {
+    expect(
+      (await scoreTextDetailed('Wir sollten in der Kirche Kerzen anzünden.', 'violence')).score,
+    ).toBeLessThan(0.5);
+    expect(
+      (await scoreTextDetailed('Wir sollten das Asylheim anzünden.', 'violence')).score,
+    ).toBeGreaterThanOrEqual(0.5);
+    expect((await scoreTextDetailed("Let's kill time at the station.", 'violence')).score).toBeLessThan(0.5);
+  });
+
+  it('keeps a reporting word that is part of the threat from damping it', async () => {
+    const threat = await scoreTextDetailed(
+      'Ich weiß, wo deine Frau arbeitet. Überleg dir gut, ob du zur Polizei gehst.',
+      'violence',
+    );
+    expect(threat.score).toBeGreaterThanOrEqual(0.5);
+    expect(threat.evidence.some((e) => e.reporting)).toBe(false);
+    expect(
+      (
+        await scoreTextDetailed(
+          'Die Polizei sagt, er habe gedroht: Ich weiß, wo deine Frau arbeitet.',
+          'violence',
+        )
+      ).evidence.every((e) => e.reporting),
+    ).toBe(true);
   });
 
   it('counts weak commercial-sex cues: two stay below the threshold, three or one beside a sexual term flag', async () => {
@@ -326,6 +407,13 @@ describe('constructions: word classes and gaps', () => {
     expect(await violence('Vamos matar ele amanhã.')).toBeGreaterThanOrEqual(0.5);
     expect(await violence('Vamos a matar el tiempo en el bar.')).toBeLessThan(0.5);
     expect(await violence('Te voy a matar.')).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('indexes terms that start with a one-character prefix (a number)', () => {
+    const terms = ['5* ~2 per hour', '{poss} 9* ~1 hours'];
+    expect(find('only 50 dollars per hour', terms)).toHaveLength(1);
+    expect(find('his 90 hours', terms)).toHaveLength(1);
+    expect(find('only forty per hour', terms)).toHaveLength(0);
   });
 
   it('ends a spaced term at the end of a clause when it holds $', () => {

@@ -18,8 +18,9 @@ type WordPattern =
    */
   | { kind: 'not'; terms: readonly CompiledTerm[] }
   /**
-   * `$` (spaced languages): the end of a clause, a comma, full stop, dash or the end of the sentence;
-   * it takes no word. "you won't make it to friday $" reads the threat but not "... to Friday's meeting".
+   * `$` (spaced languages): a clause boundary, a comma, full stop, dash or either end of the sentence;
+   * it takes no word. "you won't make it to friday $" reads the threat but not "... to Friday's
+   * meeting"; "$ der ~3 erschossen hat" reads a relative clause that starts after a comma.
    */
   | { kind: 'end' };
 
@@ -93,7 +94,7 @@ function unspacedRegex(norm: string, classes: TermClasses, source: string): RegE
  * `{name}`, any term of word class `name` from `classes`, and `~N`, a gap of up to N words, so one
  * term states a construction: `{harm} ~2 {possessive} {body}` reads "crack his skull", "smash both
  * her knees". `!word` / `!{name}` requires that the next word is not that word or class term, and
- * `$` (spaced languages) the end of a clause.
+ * `$` (spaced languages) a clause boundary (a comma, a dash, either end of the sentence).
  */
 export function compileTerms(
   terms: readonly string[],
@@ -168,8 +169,8 @@ function matchWords(
     return -1;
   }
   if (w.kind === 'end') {
-    const atEnd = i === tokens.length || (i > 0 && tokens[i - 1]!.clauseEnd);
-    return atEnd ? matchWords(words, k + 1, tokens, i, gaps) : -1;
+    const boundary = i === 0 || i === tokens.length || tokens[i - 1]!.clauseEnd;
+    return boundary ? matchWords(words, k + 1, tokens, i, gaps) : -1;
   }
   if (w.kind === 'not') {
     const followed = w.terms.some((term) => matchWords(term.words, 0, tokens, i, []) > i);
@@ -215,7 +216,9 @@ export function prepareSentence(normalizedSentence: string, lang: TextLanguage):
 interface TermIndex {
   exact: Map<string, CompiledTerm[]>;
   prefix: Map<string, CompiledTerm[]>;
-  /** Terms starting with a suffix pattern or a very short prefix: checked at every token. */
+  /** Terms starting with a one-character prefix (`5*`, a number): keyed by that character. */
+  initial: Map<string, CompiledTerm[]>;
+  /** Terms starting with a suffix pattern or a gap: checked at every token. */
   other: CompiledTerm[];
 }
 
@@ -230,7 +233,7 @@ function startKeys(words: readonly WordPattern[], depth = 0): WordPattern[] | un
   const first = words[0];
   if (!first || depth > 3) return undefined;
   if (first.kind === 'exact') return [first];
-  if (first.kind === 'prefix' && first.text.length >= PREFIX_KEY) return [first];
+  if (first.kind === 'prefix') return [first];
   if (first.kind !== 'class') return undefined;
   const keys: WordPattern[] = [];
   for (const t of first.terms) {
@@ -244,7 +247,7 @@ function startKeys(words: readonly WordPattern[], depth = 0): WordPattern[] | un
 function termIndex(terms: readonly CompiledTerm[]): TermIndex {
   let index = indexes.get(terms);
   if (!index) {
-    const built: TermIndex = { exact: new Map(), prefix: new Map(), other: [] };
+    const built: TermIndex = { exact: new Map(), prefix: new Map(), initial: new Map(), other: [] };
     const push = (map: Map<string, CompiledTerm[]>, key: string, term: CompiledTerm) => {
       const list = map.get(key);
       if (!list) map.set(key, [term]);
@@ -258,7 +261,9 @@ function termIndex(terms: readonly CompiledTerm[]): TermIndex {
       }
       for (const key of keys) {
         if (key.kind === 'exact') push(built.exact, key.text, term);
-        else if (key.kind === 'prefix') push(built.prefix, key.text.slice(0, PREFIX_KEY), term);
+        else if (key.kind === 'prefix' && key.text.length >= PREFIX_KEY)
+          push(built.prefix, key.text.slice(0, PREFIX_KEY), term);
+        else if (key.kind === 'prefix') push(built.initial, key.text, term);
       }
     }
     index = built;
@@ -311,6 +316,7 @@ export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTe
     for (const form of tokens[i]!.forms) {
       for (const t of index.exact.get(form) ?? []) candidates.add(t);
       for (const t of index.prefix.get(form.slice(0, PREFIX_KEY)) ?? []) candidates.add(t);
+      for (const t of index.initial.get(form.slice(0, 1)) ?? []) candidates.add(t);
     }
     for (const term of candidates) {
       const gaps: Array<[number, number]> = [];

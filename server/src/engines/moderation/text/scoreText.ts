@@ -10,6 +10,7 @@
  * | nsfw     | sexual term (two in a sentence: 0.70)                           | 0.45   |
  * | nsfw     | other entry of the naughty-words list (profanity; three: 0.58)  | 0.25   |
  * | nsfw     | weak commercial-sex cue (discreet, per half hour; three: 0.58)  | 0.25   |
+ * | nsfw     | plain ad cue (price per hour, new in town, text only)           | 0.10   |
  * | violence | threat, incitement or graphic violence phrase                   | 0.90   |
  * | violence | violent verb with first-person intent or a call to act          | 0.85   |
  * | violence | violent verb alone (news: "two people were killed")             | 0.20   |
@@ -46,13 +47,14 @@ import {
   type PreparedSentence,
   type TermMatch,
 } from './matchTerms.js';
-import { normalize, splitSentences } from './tokenize.js';
+import { carryQuotations, normalize, splitSentences } from './tokenize.js';
 
 export const TEXT_WEIGHTS = {
   nsfwExplicit: 0.9,
   nsfwSexual: 0.45,
   nsfwListed: 0.25,
   nsfwCue: 0.25,
+  nsfwAdCue: 0.1,
   violenceIncitement: 0.9,
   violenceThreat: 0.85,
   violenceVerb: 0.2,
@@ -83,12 +85,14 @@ interface CompiledLexicon {
   nsfwSexual: CompiledTerm[];
   nsfwListed: CompiledTerm[];
   nsfwCues: CompiledTerm[];
+  nsfwAdCues: CompiledTerm[];
   incitement: CompiledTerm[];
   verbs: CompiledTerm[];
   intent: CompiledTerm[];
   veiled: CompiledTerm[];
   threatCues: CompiledTerm[];
   play: CompiledTerm[];
+  benign: CompiledTerm[];
   slurs: CompiledTerm[];
   groups: CompiledTerm[];
   dehumanizing: CompiledTerm[];
@@ -134,12 +138,14 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       nsfwSexual: t(lex.nsfw.sexual),
       nsfwListed: t(naughtyWords(lex)),
       nsfwCues: t(lex.nsfw.cues),
+      nsfwAdCues: t(lex.nsfw.adCues ?? []),
       incitement: t(lex.violence.incitement),
       verbs: t(lex.violence.verbs),
       intent: t(lex.violence.intent),
       veiled: t(lex.violence.veiled),
       threatCues: t(lex.violence.cues ?? []),
       play: t(lex.violence.play ?? []),
+      benign: t(lex.violence.benign ?? []),
       slurs: t(lex.hate.slurs),
       groups: t(lex.hate.groups),
       dehumanizing: t(lex.hate.dehumanizing),
@@ -247,10 +253,20 @@ function scoreSentence(
       (m) => !overlaps(m, [...explicit, ...sexual]),
     );
     for (const m of cues) add('nsfwCue', m);
+    const adCues =
+      c.nsfwAdCues.length > 0
+        ? longestMatches(findTerms(s, c.nsfwAdCues)).filter(
+            (m) => !overlaps(m, [...explicit, ...sexual, ...cues]),
+          )
+        : [];
+    for (const m of adCues) add('nsfwAdCue', m);
     for (const m of longestMatches(findTerms(s, c.nsfwListed)))
-      if (!overlaps(m, [...explicit, ...sexual, ...cues])) add('nsfwListed', m);
+      if (!overlaps(m, [...explicit, ...sexual, ...cues, ...adCues])) add('nsfwListed', m);
   } else if (policy === 'violence') {
-    const incitement = longestMatches(findTerms(s, c.incitement));
+    // "Kerzen anzünden", "burn calories": a violent word inside an ordinary phrase is no evidence.
+    const benign = c.benign.length > 0 ? findTerms(s, c.benign) : [];
+    const ordinary = (m: TermMatch) => benign.some((b) => b.start <= m.start && m.end <= b.end);
+    const incitement = longestMatches(findTerms(s, c.incitement)).filter((m) => !ordinary(m));
     for (const m of incitement) add('violenceIncitement', m);
     const veiled = longestMatches(findTerms(s, c.veiled)).filter((m) => !overlaps(m, incitement));
     for (const m of veiled) add('violenceVeiled', m);
@@ -259,7 +275,7 @@ function scoreSentence(
         if (!overlaps(m, [...incitement, ...veiled])) add('violenceCue', m);
     const intent = findTerms(s, c.intent).length > 0;
     for (const m of longestMatches(findTerms(s, c.verbs))) {
-      if (!overlaps(m, incitement)) add(intent ? 'violenceThreat' : 'violenceVerb', m);
+      if (!overlaps(m, incitement) && !ordinary(m)) add(intent ? 'violenceThreat' : 'violenceVerb', m);
     }
   } else {
     for (const m of longestMatches(findTerms(s, c.slurs))) add('hateSlur', m);
@@ -310,10 +326,11 @@ export function scoreTextWithLanguages(
     .filter((c): c is CompiledLexicon => c !== undefined);
   for (const c of candidates) {
     const lang = c.lex.lang;
-    const normalized = normalize(text, lang);
-    const sentences = splitSentences(normalized, lang).map((sentence) => ({
-      original: sentence.text.trim(),
-      prepared: prepareSentence(sentence.text, lang),
+    // Sentences are split before lower-casing: ICU starts a sentence only at a capital letter.
+    const split = splitSentences(text, lang).map((sentence) => normalize(sentence.text, lang));
+    const sentences = carryQuotations(split).map((normalized, i) => ({
+      original: split[i]!.trim(),
+      prepared: prepareSentence(normalized, lang),
     }));
     // Play (a workout, a game) damps the violence of its sentence and of the neighbouring ones.
     const playful =

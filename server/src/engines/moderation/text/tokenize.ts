@@ -42,6 +42,27 @@ export function normalize(text: string, lang: TextLanguage): string {
   return s;
 }
 
+/**
+ * Quotations that run over several sentences: each sentence that starts inside one gets its opening
+ * mark again, so that `He wrote: "I will find you. I will kill you."` quotes both sentences.
+ */
+export function carryQuotations(sentences: readonly string[]): string[] {
+  let open: string | undefined;
+  return sentences.map((sentence) => {
+    const carried = open ? open + sentence : sentence;
+    for (const ch of carried) {
+      if (open === undefined) {
+        const pair = QUOTE_PAIRS.find(([a]) => a === ch);
+        if (pair && ch !== "'") open = pair[0];
+      } else {
+        const pair = QUOTE_PAIRS.find(([a]) => a === open)!;
+        if (ch === pair[1]) open = undefined;
+      }
+    }
+    return carried;
+  });
+}
+
 /** Sentences of a text, each with its offset in the (normalised) text. */
 export function splitSentences(text: string, lang: TextLanguage): Array<{ text: string; start: number }> {
   const segmenter = new Intl.Segmenter(lang, { granularity: 'sentence' });
@@ -131,7 +152,11 @@ export function quotedRanges(sentence: string): Array<[number, number]> {
       const a = sentence.indexOf(open, from);
       if (a < 0) break;
       const b = sentence.indexOf(close, a + 1);
-      if (b < 0) break;
+      // A quotation still open at the end of the sentence goes on into the next one.
+      if (b < 0) {
+        ranges.push([a, sentence.length]);
+        break;
+      }
       ranges.push([a, b]);
       from = b + 1;
     }

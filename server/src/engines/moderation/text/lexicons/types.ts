@@ -12,7 +12,9 @@ import type { TextLanguage } from '../languages.js';
  * up to N characters). `{harm} ~2 {possessive} {body}` reads "crack his skull" and "smash both her
  * knees" without listing either; a negation word inside a gap negates the match ("are not criminals").
  * In spaced languages `!word` or `!{name}` means "not followed by": `ich bringe dich um !{clock}` reads
- * the threat but not "ich bringe dich um acht nach Hause".
+ * the threat but not "ich bringe dich um acht nach Hause", and `$` a clause boundary (a comma, a dash,
+ * either end of the sentence): "you wo not make it to {tf} $" reads "you won't make it to Friday."
+ * but not "... to Friday's meeting"; "$ der ~3 erschossen hat" reads a relative clause.
  * In zh/ja a trailing `$` ends the term at the end of a clause (punctuation or the end of the text):
  * `{group}は~4気持ち悪い~3$` reads "X are disgusting" but not "X dislike disgusting insects".
  */
@@ -46,6 +48,12 @@ export interface Lexicon {
      * home or hotel visits (0.25 each; three, or one with a sexual term, make a violation).
      */
     cues: string[];
+    /**
+     * The plainest signs of an ad, as common in a cleaner's or a tutor's ad as in an escort's: a price
+     * per hour, "new in town", "text only", "no rush" (0.10 each; they tip one sexual term over the
+     * threshold, and four of them with a weak cue still do not).
+     */
+    adCues?: string[];
   };
   violence: {
     /** Threats, incitement and graphic violence that need no context (0.9). */
@@ -73,6 +81,12 @@ export interface Lexicon {
      * violence evidence is damped like a report.
      */
     play?: string[];
+    /**
+     * Ordinary phrases built on a violent word: "kill time", "Kerzen anzünden", "burn calories". A
+     * violence match inside one of them is not evidence. (Where the ordinary word follows, `!` in
+     * the term does the same; this list also covers an object before the verb.)
+     */
+    benign?: string[];
   };
   hate: {
     /** Slurs for protected groups (0.85). */
