@@ -315,6 +315,18 @@ describe('scoring rules', () => {
     expect(TEXT_WEIGHTS.nsfwCue).toBeLessThan(TEXT_WEIGHTS.nsfwSexual);
   });
 
+  it('damps a reporting sentence as a whole, so two reported violations do not add up to a flag', async () => {
+    const memorial = await scoreTextDetailed(
+      'Le mémorial rappelle la déportation des juifs dans les chambres à gaz.',
+      'hate',
+    );
+    expect(memorial.evidence.filter((e) => e.lang === 'fr' && e.reporting)).toHaveLength(2);
+    expect(memorial.score).toBeLessThanOrEqual(calibrate(TEXT_DAMPING.reporting));
+    expect(
+      (await scoreTextDetailed('Les juifs au four, dans les chambres à gaz.', 'hate')).score,
+    ).toBeGreaterThanOrEqual(0.5);
+  });
+
   it('damps a report of a slur and a history of expulsion', async () => {
     expect(
       (await scoreTextDetailed('I reported the post that called migrants rats.', 'hate')).score,

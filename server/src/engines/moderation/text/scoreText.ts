@@ -305,8 +305,25 @@ function isReporting(s: PreparedSentence, c: CompiledLexicon): boolean {
 
 const WEAK_THREAT: ReadonlySet<keyof typeof TEXT_WEIGHTS> = new Set(['violenceVeiled', 'violenceCue']);
 
+/** Veiled and weak cues of two neighbouring sentences together, each sentence damped as a whole. */
+function pairScore(a: readonly TextEvidence[], b: readonly TextEvidence[]): number {
+  return 1 - (1 - sentenceScore(a)) * (1 - sentenceScore(b));
+}
+
 function noisyOr(weights: number[]): number {
   return 1 - weights.reduce((p, w) => p * (1 - Math.min(1, Math.max(0, w))), 1);
+}
+
+/**
+ * A sentence's score from its evidence. Reporting and play damp the sentence as a whole, not each
+ * piece: a report that names two expulsions ("the memorial recalls the deportation ... to the gas
+ * chambers") scores like a report of one, 0.35 at most, instead of adding up past the threshold.
+ */
+function sentenceScore(evidence: readonly TextEvidence[]): number {
+  if (evidence.length === 0) return 0;
+  const e = evidence[0]!;
+  const factor = (e.reporting ? TEXT_DAMPING.reporting : 1) * (e.play ? TEXT_DAMPING.play : 1);
+  return noisyOr(evidence.map((x) => x.weight / factor)) * factor;
 }
 
 export function calibrate(raw: number): number {
@@ -337,16 +354,15 @@ export function scoreTextWithLanguages(
       policy === 'violence' && c.play.length > 0
         ? sentences.map((x) => findTerms(x.prepared, c.play).length > 0)
         : [];
-    let previousWeak: number[] = [];
+    let previousWeak: TextEvidence[] = [];
     sentences.forEach(({ original, prepared }, i) => {
       const play = playful.length > 0 && (playful[i - 1] || playful[i] || playful[i + 1]) === true;
       const evidence = scoreSentence(prepared, c, policy, original, candidates, play);
       all.push(...evidence);
-      raw = Math.max(raw, noisyOr(evidence.map((e) => e.weight)));
+      raw = Math.max(raw, sentenceScore(evidence));
       // Veiled and weak threat cues of two neighbouring sentences count together.
-      const weak = evidence.filter((e) => WEAK_THREAT.has(e.rule)).map((e) => e.weight);
-      if (weak.length > 0 && previousWeak.length > 0)
-        raw = Math.max(raw, noisyOr([...previousWeak, ...weak]));
+      const weak = evidence.filter((e) => WEAK_THREAT.has(e.rule));
+      if (weak.length > 0 && previousWeak.length > 0) raw = Math.max(raw, pairScore(previousWeak, weak));
       previousWeak = weak;
     });
   }
