@@ -350,9 +350,11 @@ export function scoreTextWithLanguages(
       prepared: prepareSentence(normalized, lang),
     }));
     // Play (a workout, a game) damps the violence of its sentence and of the neighbouring ones.
+    // Like negation and reporting, any candidate language's play words count.
+    const context = contextLexicons(c, candidates).filter((x) => x.play.length > 0);
     const playful =
-      policy === 'violence' && c.play.length > 0
-        ? sentences.map((x) => findTerms(x.prepared, c.play).length > 0)
+      policy === 'violence' && context.length > 0
+        ? sentences.map((x) => context.some((l) => findTerms(x.prepared, l.play).length > 0))
         : [];
     let previousWeak: TextEvidence[] = [];
     sentences.forEach(({ original, prepared }, i) => {
