@@ -220,7 +220,7 @@ function scoreSentence(
 ): TextEvidence[] {
   const evidence: TextEvidence[] = [];
   const context = contextLexicons(c, candidates);
-  const reporting = context.some((x) => isReporting(s, x));
+  const reporting = isReporting(s, context);
   const add = (rule: keyof typeof TEXT_WEIGHTS, m: TermMatch) => {
     // A slur stays a slur when negated ("don't rent to X"); a report or a quotation still damps it.
     const negated = rule !== 'hateSlur' && context.some((x) => isNegated(s, x, m, c));
@@ -294,12 +294,14 @@ function scoreSentence(
   return evidence;
 }
 
-/** The sentence reports (said, police), unless each reporting word sits in a threat ("go to the police"). */
-function isReporting(s: PreparedSentence, c: CompiledLexicon): boolean {
-  const found = findTerms(s, c.reporting);
+/**
+ * The sentence reports (said, police), unless each reporting word sits in a threat ("go to the
+ * police"); reporting words and such threats of every candidate language count.
+ */
+function isReporting(s: PreparedSentence, context: readonly CompiledLexicon[]): boolean {
+  const found = context.flatMap((x) => findTerms(s, x.reporting));
   if (found.length === 0) return false;
-  if (c.notReporting.length === 0) return true;
-  const threats = findTerms(s, c.notReporting);
+  const threats = context.flatMap((x) => (x.notReporting.length > 0 ? findTerms(s, x.notReporting) : []));
   return found.some((m) => !threats.some((t) => t.start <= m.start && m.end <= t.end));
 }
 
