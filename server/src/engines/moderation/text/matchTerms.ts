@@ -145,6 +145,40 @@ function wordMatches(
   );
 }
 
+/** Where a word class's terms end when they start at a token, with the gaps they swallowed. */
+type ClassHits = Array<{ end: number; gaps: Array<[number, number]> }>;
+
+/**
+ * Class matches are memoised per sentence (its token array): many terms of a list start with the same
+ * class (`{group} are ~2 {crime}`, `{group} control ~2 {power}`, ...), and each would otherwise try
+ * every term of the class again at the same token.
+ */
+const classCache = new WeakMap<readonly WordToken[], Map<readonly CompiledTerm[], Map<number, ClassHits>>>();
+
+function classHits(terms: readonly CompiledTerm[], tokens: readonly WordToken[], i: number): ClassHits {
+  let byClass = classCache.get(tokens);
+  if (!byClass) {
+    byClass = new Map();
+    classCache.set(tokens, byClass);
+  }
+  let byToken = byClass.get(terms);
+  if (!byToken) {
+    byToken = new Map();
+    byClass.set(terms, byToken);
+  }
+  let hits = byToken.get(i);
+  if (!hits) {
+    hits = [];
+    for (const term of terms) {
+      const inner: Array<[number, number]> = [];
+      const end = matchWords(term.words, 0, tokens, i, inner);
+      if (end > i) hits.push({ end, gaps: inner });
+    }
+    byToken.set(i, hits);
+  }
+  return hits;
+}
+
 /**
  * Matches `words[k..]` at token `i`; answers the end token (exclusive) or -1. Gaps take as few words
  * as they can; the token ranges they swallowed are pushed on `gaps`.
@@ -173,17 +207,14 @@ function matchWords(
     return boundary ? matchWords(words, k + 1, tokens, i, gaps) : -1;
   }
   if (w.kind === 'not') {
-    const followed = w.terms.some((term) => matchWords(term.words, 0, tokens, i, []) > i);
+    const followed = classHits(w.terms, tokens, i).length > 0;
     return followed ? -1 : matchWords(words, k + 1, tokens, i, gaps);
   }
   if (w.kind === 'class') {
-    for (const term of w.terms) {
-      const inner: Array<[number, number]> = [];
-      const mid = matchWords(term.words, 0, tokens, i, inner);
-      if (mid < 0 || mid === i) continue;
-      const end = matchWords(words, k + 1, tokens, mid, gaps);
+    for (const hit of classHits(w.terms, tokens, i)) {
+      const end = matchWords(words, k + 1, tokens, hit.end, gaps);
       if (end >= 0) {
-        gaps.push(...inner);
+        gaps.push(...hit.gaps);
         return end;
       }
     }
@@ -312,12 +343,19 @@ export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTe
   const { tokens } = sentence;
   const index = termIndex(terms);
   for (let i = 0; i < tokens.length; i += 1) {
-    const candidates = new Set<CompiledTerm>(index.other);
+    // The terms that can start at this token; a Set only when several lists meet (dedupe).
+    const lists: CompiledTerm[][] = [];
+    if (index.other.length > 0) lists.push(index.other);
     for (const form of tokens[i]!.forms) {
-      for (const t of index.exact.get(form) ?? []) candidates.add(t);
-      for (const t of index.prefix.get(form.slice(0, PREFIX_KEY)) ?? []) candidates.add(t);
-      for (const t of index.initial.get(form.slice(0, 1)) ?? []) candidates.add(t);
+      const exact = index.exact.get(form);
+      if (exact) lists.push(exact);
+      const prefix = index.prefix.get(form.slice(0, PREFIX_KEY));
+      if (prefix) lists.push(prefix);
+      const initial = index.initial.get(form.slice(0, 1));
+      if (initial) lists.push(initial);
     }
+    if (lists.length === 0) continue;
+    const candidates: Iterable<CompiledTerm> = lists.length === 1 ? lists[0]! : new Set(lists.flat());
     for (const term of candidates) {
       const gaps: Array<[number, number]> = [];
       const end = matchWords(term.words, 0, tokens, i, gaps);

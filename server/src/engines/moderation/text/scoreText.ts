@@ -220,8 +220,10 @@ function scoreSentence(
 ): TextEvidence[] {
   const evidence: TextEvidence[] = [];
   const context = contextLexicons(c, candidates);
-  const reporting = isReporting(s, context);
+  // Looked up only once the sentence has some evidence: most sentences have none.
+  let reporting: boolean | undefined;
   const add = (rule: keyof typeof TEXT_WEIGHTS, m: TermMatch) => {
+    reporting ??= isReporting(s, context);
     // A slur stays a slur when negated ("don't rent to X"); a report or a quotation still damps it.
     const negated = rule !== 'hateSlur' && context.some((x) => isNegated(s, x, m, c));
     let weight: number = TEXT_WEIGHTS[rule];
@@ -352,16 +354,24 @@ export function scoreTextWithLanguages(
       prepared: prepareSentence(normalized, lang),
     }));
     // Play (a workout, a game) damps the violence of its sentence and of the neighbouring ones.
-    // Like negation and reporting, any candidate language's play words count.
+    // Like negation and reporting, any candidate language's play words count; looked up only for a
+    // sentence with violence evidence.
     const context = contextLexicons(c, candidates).filter((x) => x.play.length > 0);
-    const playful =
-      policy === 'violence' && context.length > 0
-        ? sentences.map((x) => context.some((l) => findTerms(x.prepared, l.play).length > 0))
-        : [];
+    const playful: Array<boolean | undefined> = [];
+    const isPlay = (i: number) =>
+      i >= 0 &&
+      i < sentences.length &&
+      (playful[i] ??= context.some((l) => findTerms(sentences[i]!.prepared, l.play).length > 0));
     let previousWeak: TextEvidence[] = [];
     sentences.forEach(({ original, prepared }, i) => {
-      const play = playful.length > 0 && (playful[i - 1] || playful[i] || playful[i + 1]) === true;
-      const evidence = scoreSentence(prepared, c, policy, original, candidates, play);
+      let evidence = scoreSentence(prepared, c, policy, original, candidates);
+      if (
+        policy === 'violence' &&
+        evidence.length > 0 &&
+        context.length > 0 &&
+        (isPlay(i - 1) || isPlay(i) || isPlay(i + 1))
+      )
+        evidence = scoreSentence(prepared, c, policy, original, candidates, true);
       all.push(...evidence);
       raw = Math.max(raw, sentenceScore(evidence));
       // Veiled and weak threat cues of two neighbouring sentences count together.

@@ -1966,7 +1966,6 @@ export const en: Lexicon = {
       '{group} belong in the home',
       '{group} ~2 born to serve',
       '{group} ~2 born to obey',
-      '{group} should obey',
       '{group} should not be allowed to vote',
       '{group} should not vote',
       '{group} should not have the right to vote',
@@ -1987,6 +1986,10 @@ export const en: Lexicon = {
       '{group} profit from our',
       '{group} start every war',
       '{group} are invading',
+      '{group} should obey $',
+      '{group} should obey men',
+      '{group} should obey their husbands',
+      '{group} should obey their man',
     ],
   },
 };

@@ -1580,7 +1580,6 @@ export const es: Lexicon = {
       '{group} ~3 viven de ayudas',
       '{group} ~2 nacieron para obedecer',
       '{group} ~2 nacieron para servir',
-      '{group} ~2 deben obedecer',
       '{group} ~2 no valen para mandar',
       '{group} ~2 no sirven para mandar',
       '{group} ~2 no deberian votar',
@@ -1597,6 +1596,10 @@ export const es: Lexicon = {
       '{group} estan detras de cada',
       '{group} nos estan invadiendo',
       '{group} nos invaden',
+      '{group} ~2 deben obedecer $',
+      '{group} ~2 deben obedecer al hombre',
+      '{group} ~2 deben obedecer a los hombres',
+      '{group} ~2 deben obedecer a sus maridos',
     ],
   },
 };

@@ -1717,7 +1717,6 @@ export const fr: Lexicon = {
       '{group} ~3 viennent ici pour',
       '{group} ~3 viennent profiter',
       '{group} sont faites pour obeir',
-      '{group} doivent obeir',
       '{group} ~2 doivent rester a la maison',
       '{group} ~2 doivent rester a la cuisine',
       '{group} a la maison $',
@@ -1733,6 +1732,9 @@ export const fr: Lexicon = {
       '{group} sont derriere chaque',
       '{group} sont derriere les guerres',
       '{group} envahissent',
+      '{group} doivent obeir $',
+      '{group} doivent obeir aux hommes',
+      '{group} doivent obeir a leur mari',
     ],
   },
 };

@@ -1501,7 +1501,6 @@ export const it: Lexicon = {
       '{group} ~3 vivono di sussidi',
       '{group} ~3 vivono alle nostre spalle',
       '{group} ~2 devono stare a casa',
-      '{group} ~2 devono obbedire',
       '{group} ~2 nate per obbedire',
       '{group} ~2 nate per servire',
       '{group} ~2 non dovrebbero votare',
@@ -1513,6 +1512,9 @@ export const it: Lexicon = {
       '{group} sono dietro ogni',
       '{group} ci stanno invadendo',
       '{group} ci invadono',
+      '{group} ~2 devono obbedire $',
+      '{group} ~2 devono obbedire agli uomini',
+      '{group} ~2 devono obbedire al marito',
     ],
   },
 };

@@ -1436,7 +1436,6 @@ export const nl: Lexicon = {
       '{group} ~3 komen hier om te',
       '{group} horen thuis $',
       '{group} horen achter het aanrecht',
-      '{group} ~2 moeten gehoorzamen',
       '{group} ~2 geboren om te gehoorzamen',
       '{group} mogen niet stemmen',
       '{group} zouden niet mogen stemmen',
@@ -1445,6 +1444,8 @@ export const nl: Lexicon = {
       '{group} overspoelen',
       '{group} zitten achter elke',
       '{group} zitten achter alle',
+      '{group} ~2 moeten gehoorzamen $',
+      '{group} ~2 moeten ~2 mannen gehoorzamen',
     ],
   },
 };

@@ -1668,7 +1668,6 @@ export const pt: Lexicon = {
       '{group} ~3 vivem de bolsa',
       '{group} ~2 nasceram pra obedecer',
       '{group} ~2 nasceram para obedecer',
-      '{group} ~2 tem que obedecer',
       '{group} ~2 ficar em casa',
       '{group} ~2 nao deviam votar',
       '{group} sao ~1 inferiores $',
@@ -1679,6 +1678,9 @@ export const pt: Lexicon = {
       '{group} ~3 pro zoologico',
       '{group} estao por tras de',
       '{group} estao invadindo',
+      '{group} ~2 tem que obedecer $',
+      '{group} ~2 tem que obedecer o marido',
+      '{group} ~2 tem que obedecer aos homens',
     ],
   },
 };
