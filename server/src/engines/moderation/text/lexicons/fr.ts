@@ -290,6 +290,10 @@ export const fr: Lexicon = {
       'des sangsues',
       'inferieurs $',
       'inferieures $',
+      'gaspillage d oxygene',
+      'un gaspillage',
+      'plus betes',
+      'un virus',
     ],
     act: ['baiser', 'niquer', 'coucher ensemble', 'faire l amour', 'baiser ensemble', 's envoyer en l air'],
     contact: [
@@ -753,6 +757,9 @@ export const fr: Lexicon = {
       'h {num} ans cherche',
       'cherche f',
       'ce soir',
+      'ouvert tard',
+      'corps entier',
+      'salon de massage',
     ],
     explicit: [
       'je te baiserais',
@@ -861,6 +868,9 @@ export const fr: Lexicon = {
       'on couche ensemble',
       'on se met au lit',
       '{sendfr} ~8 {nudefr}',
+      'langue ~3 entre mes jambes',
+      'lecher ~4 jusqu a ce que tu jouisses',
+      'te lecher jusqu a',
     ],
     sexual: [
       'sodomie',
@@ -928,6 +938,11 @@ export const fr: Lexicon = {
       'finition manuelle',
       'coucher ensemble',
       'couche avec moi',
+      'entre mes jambes',
+      't attacher au lit',
+      'attachee au lit',
+      'faire de toi ce que je veux',
+      'faire ce que je veux de toi',
     ],
     cues: [
       'a ton hotel',
@@ -951,6 +966,11 @@ export const fr: Lexicon = {
       'tout est possible',
       'marie et discret',
       'mariee et discrete',
+      'extras disponibles',
+      'extras possibles',
+      'filles thai',
+      'filles asiatiques',
+      'massage avec finition',
     ],
   },
   violence: {
@@ -1759,6 +1779,8 @@ export const fr: Lexicon = {
       '{group} doivent obeir $',
       '{group} doivent obeir aux hommes',
       '{group} doivent obeir a leur mari',
+      '{group} sont un virus',
+      '{group} ~2 un virus qui',
     ],
   },
 };
