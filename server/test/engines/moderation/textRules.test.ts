@@ -123,6 +123,23 @@ describe('tokenisation', () => {
     expect(forms('molerlos', 'pt')).toEqual(['molerlos']);
   });
 
+  it('joins a German or Dutch separable particle at the end of its clause to the verb before it', async () => {
+    const forms = (text: string, lang: TextLanguage) =>
+      wordTokens(normalize(text, lang), lang).map((t) => t.forms);
+    expect(forms('ich stech dich ab', 'de')[1]).toEqual(['stech', 'abstech']);
+    expect(forms('ik steek je neer', 'nl')[1]).toEqual(['steek', 'neersteek']);
+    // Not when the particle does not end the clause: "um acht" is a time.
+    expect(forms('ich bringe dich um acht nach Hause', 'de')[1]).toEqual(['bringe']);
+    // So the lexicons read both word orders of the same verb.
+    expect(
+      (await scoreTextDetailed('Wir legen dich um, du Ratte.', 'violence')).score,
+    ).toBeGreaterThanOrEqual(0.5);
+    expect((await scoreTextDetailed('We leggen je om, verrader.', 'violence')).score).toBeGreaterThanOrEqual(
+      0.5,
+    );
+    expect((await scoreTextDetailed('Wir legen die Decke um.', 'violence')).score).toBeLessThan(0.5);
+  });
+
   it('splits sentences and lines', () => {
     expect(splitSentences('One. Two!\nThree', 'en').map((s) => s.text.trim())).toEqual([
       'One.',

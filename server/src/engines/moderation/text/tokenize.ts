@@ -223,7 +223,60 @@ export function wordTokens(sentence: string, lang: TextLanguage): WordToken[] {
     const next = tokens[i + 1];
     tokens[i]!.clauseEnd = !next || CLAUSE_BREAK.test(sentence.slice(tokens[i]!.end, next.start));
   }
+  if (lang === 'de' || lang === 'nl') joinSeparableParticles(tokens, SEPARABLE_PARTICLES[lang]);
   return tokens;
+}
+
+/**
+ * German and Dutch split separable verbs in a main clause: "ich stech dich ab" is "abstechen", "ik
+ * steek je neer" is "neersteken". A particle that ends its clause is joined to each of the words
+ * before it in the clause as a further form ("stech" also reads "abstech"), so a lexicon's
+ * `abstech*` reads both word orders.
+ */
+const SEPARABLE_PARTICLES: Record<'de' | 'nl', ReadonlySet<string>> = {
+  de: new Set([
+    'ab',
+    'an',
+    'auf',
+    'aus',
+    'ein',
+    'um',
+    'weg',
+    'zusammen',
+    'nieder',
+    'kaputt',
+    'tot',
+    'kalt',
+    'fertig',
+    'platt',
+  ]),
+  nl: new Set([
+    'af',
+    'aan',
+    'op',
+    'uit',
+    'in',
+    'om',
+    'neer',
+    'dood',
+    'kapot',
+    'weg',
+    'koud',
+    'overhoop',
+    'lek',
+  ]),
+};
+const PARTICLE_REACH = 8;
+
+function joinSeparableParticles(tokens: WordToken[], particles: ReadonlySet<string>): void {
+  for (let k = 1; k < tokens.length; k += 1) {
+    const particle = tokens[k]!;
+    if (!particle.clauseEnd || !particles.has(particle.text)) continue;
+    for (let j = k - 1; j >= 0 && j >= k - PARTICLE_REACH && !tokens[j]!.clauseEnd; j -= 1) {
+      const verb = tokens[j]!;
+      verb.forms = [...verb.forms, particle.text + verb.text];
+    }
+  }
 }
 
 /** Word boundary offsets of a sentence in an unspaced language (zh, ja). */
