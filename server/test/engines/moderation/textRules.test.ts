@@ -203,7 +203,10 @@ describe('scoring rules', () => {
     const slur = await scoreTextDetailed("Don't rent your flat to pakis.", 'hate');
     expect(slur.score).toBeGreaterThanOrEqual(0.5);
     expect(slur.evidence.find((e) => e.rule === 'hateSlur')!.negated).toBe(false);
-    // A report or a quotation of one still damps it.
+    // A report or a quotation of one still damps it, also when the term starts before the quotation.
+    expect(
+      (await scoreTextDetailed("Traiter quelqu'un de « pédé » n'est pas une blague.", 'hate')).score,
+    ).toBeLessThan(0.5);
     expect(
       (await scoreTextDetailed('The court said the word "pakis" was used twice.', 'hate')).score,
     ).toBeLessThan(0.5);

@@ -360,7 +360,9 @@ export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTe
       const gaps: Array<[number, number]> = [];
       const end = matchWords(term.words, 0, tokens, i, gaps);
       if (end <= i) continue;
-      const match: TermMatch = { term: term.source, start: i, end, quoted: tokens[i]!.quoted };
+      // Quoted when it starts or ends inside a quotation: "de « pédé »" quotes the slur, not "de".
+      const quoted = tokens[i]!.quoted || tokens[end - 1]!.quoted;
+      const match: TermMatch = { term: term.source, start: i, end, quoted };
       if (gaps.length > 0) match.gaps = gaps;
       matches.push(match);
     }
