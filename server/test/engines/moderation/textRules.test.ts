@@ -199,10 +199,18 @@ describe('scoring rules', () => {
     expect((await scoreTextDetailed('No, I will never hurt you.', 'violence')).score).toBeLessThan(0.5);
   });
 
-  it('does not damp a slur for a negation before it', async () => {
+  it('damps a negated slur only where the sentence talks about the word', async () => {
     const slur = await scoreTextDetailed("Don't rent your flat to pakis.", 'hate');
     expect(slur.score).toBeGreaterThanOrEqual(0.5);
     expect(slur.evidence.find((e) => e.rule === 'hateSlur')!.negated).toBe(false);
+    expect(
+      (await scoreTextDetailed('Keine Kanaken in unserem Verein!', 'hate')).score,
+    ).toBeGreaterThanOrEqual(0.5);
+    // "We don't say X": negation beside a word about words (say, call, the word, offensive).
+    const said = await scoreTextDetailed('Man sagt nicht mehr Zigeuner, sondern Sinti und Roma.', 'hate');
+    expect(said.score).toBeLessThan(0.5);
+    expect(said.evidence.every((e) => e.negated)).toBe(true);
+    expect((await scoreTextDetailed('No se dice sudaca, es despectivo.', 'hate')).score).toBeLessThan(0.5);
     // A report or a quotation of one still damps it, also when the term starts before the quotation.
     expect(
       (await scoreTextDetailed("Traiter quelqu'un de « pédé » n'est pas une blague.", 'hate')).score,

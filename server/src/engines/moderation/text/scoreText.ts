@@ -26,7 +26,8 @@
  * Damping (multiplied): negated (a negation word within 3 words before, or after in languages that
  * negate after the verb, in the same clause) x0.15; inside quotation marks x0.35; the sentence reports
  * or condemns (said, police, court, according to, condemned) x0.35; violence in or next to a sentence
- * about play (a workout, a video game) x0.35. A slur is not damped by negation ("don't rent to X").
+ * about play (a workout, a video game) x0.35. A slur is damped by a negation only where the sentence
+ * talks about the word ("we don't say X"), not in "don't rent to X".
  * A sentence's score is the noisy-OR of its evidence, 1 - prod(1 - w); veiled and weak threat cues
  * also count together over two neighbouring sentences; the text's raw score is its highest sentence; the answer is 0.01 + 0.98 * raw (so clean text scores 0.01, like an ordinary
  * photo), rounded to 4 decimals. With the default threshold 0.5, one strong piece of evidence flags a
@@ -94,6 +95,7 @@ interface CompiledLexicon {
   play: CompiledTerm[];
   benign: CompiledTerm[];
   slurs: CompiledTerm[];
+  mention: CompiledTerm[];
   groups: CompiledTerm[];
   dehumanizing: CompiledTerm[];
   exclusion: CompiledTerm[];
@@ -147,6 +149,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       play: t(lex.violence.play ?? []),
       benign: t(lex.violence.benign ?? []),
       slurs: t(lex.hate.slurs),
+      mention: t(lex.hate.mention ?? []),
       groups: t(lex.hate.groups),
       dehumanizing: t(lex.hate.dehumanizing),
       exclusion: t(lex.hate.exclusion),
@@ -224,8 +227,14 @@ function scoreSentence(
   let reporting: boolean | undefined;
   const add = (rule: keyof typeof TEXT_WEIGHTS, m: TermMatch) => {
     reporting ??= isReporting(s, context);
-    // A slur stays a slur when negated ("don't rent to X"); a report or a quotation still damps it.
-    const negated = rule !== 'hateSlur' && context.some((x) => isNegated(s, x, m, c));
+    // A slur stays a slur when negated ("don't rent to X") unless the sentence talks about the word
+    // ("we don't say X any more"); a report or a quotation still damps it.
+    // (There any candidate language's negation counts: "no se dice X" read by the Portuguese lexicon.)
+    const negated =
+      rule === 'hateSlur'
+        ? context.some((x) => findTerms(s, x.mention).length > 0) &&
+          context.some((x) => isNegated(s, x, m, x))
+        : context.some((x) => isNegated(s, x, m, c));
     let weight: number = TEXT_WEIGHTS[rule];
     if (negated) weight *= TEXT_DAMPING.negated;
     if (m.quoted) weight *= TEXT_DAMPING.quoted;

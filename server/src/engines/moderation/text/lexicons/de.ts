@@ -1745,6 +1745,19 @@ export const de: Lexicon = {
     ],
   },
   hate: {
+    mention: [
+      'sagt',
+      'sagen',
+      'sag',
+      'nennt',
+      'nennen',
+      'wort',
+      'begriff',
+      'beleidigung',
+      'beleidigend',
+      'schimpfwort',
+      'rassistisch',
+    ],
     slurs: [
       'kopftuchschlampe*',
       'schleiereule*',

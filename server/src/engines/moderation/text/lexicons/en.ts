@@ -1821,6 +1821,20 @@ export const en: Lexicon = {
     ],
   },
   hate: {
+    mention: [
+      'say',
+      'said',
+      'call',
+      'called',
+      'calling',
+      'word',
+      'term',
+      'use the word',
+      'insult',
+      'slur',
+      'offensive',
+      'racist',
+    ],
     slurs: [
       'nigger*',
       'nigga*',

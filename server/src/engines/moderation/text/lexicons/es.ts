@@ -1420,6 +1420,19 @@ export const es: Lexicon = {
     ],
   },
   hate: {
+    mention: [
+      'dice',
+      'decir',
+      'digas',
+      'llamar',
+      'llames',
+      'palabra',
+      'termino',
+      'insulto',
+      'despectivo',
+      'ofensivo',
+      'racista',
+    ],
     slurs: [
       'machirulo',
       'putos moros',

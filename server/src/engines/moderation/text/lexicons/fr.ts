@@ -1543,6 +1543,19 @@ export const fr: Lexicon = {
     ],
   },
   hate: {
+    mention: [
+      'dit',
+      'dire',
+      'dis',
+      'appeler',
+      'appelle',
+      'mot',
+      'terme',
+      'insulte',
+      'injure',
+      'offensant',
+      'raciste',
+    ],
     slurs: [
       'pedes',
       'un pede',

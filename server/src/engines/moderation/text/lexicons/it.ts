@@ -1339,6 +1339,19 @@ export const it: Lexicon = {
     ],
   },
   hate: {
+    mention: [
+      'dice',
+      'dire',
+      'dici',
+      'chiamare',
+      'chiamo',
+      'parola',
+      'termine',
+      'insulto',
+      'offensivo',
+      'dispregiativo',
+      'razzista',
+    ],
     slurs: [
       'terroni',
       'terrone',

@@ -1312,6 +1312,19 @@ export const nl: Lexicon = {
     ],
   },
   hate: {
+    mention: [
+      'zegt',
+      'zeggen',
+      'zeg',
+      'noem',
+      'noemen',
+      'woord',
+      'term',
+      'scheldwoord',
+      'belediging',
+      'kwetsend',
+      'racistisch',
+    ],
     slurs: [
       'kankermongol*',
       'flikker',

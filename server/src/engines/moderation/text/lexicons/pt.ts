@@ -1495,6 +1495,20 @@ export const pt: Lexicon = {
     ],
   },
   hate: {
+    mention: [
+      'diz',
+      'dizer',
+      'fala',
+      'falar',
+      'chamar',
+      'chama',
+      'palavra',
+      'termo',
+      'insulto',
+      'ofensivo',
+      'pejorativo',
+      'racista',
+    ],
     slurs: [
       '{group} imundo',
       '{group} imunda',

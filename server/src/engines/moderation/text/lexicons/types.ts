@@ -91,6 +91,12 @@ export interface Lexicon {
   hate: {
     /** Slurs for protected groups (0.85). */
     slurs: string[];
+    /**
+     * Words that talk about a word (say, call, the word, offensive): a negated slur is damped only
+     * beside one of them ("we don't say X any more"); otherwise the negation does not excuse it
+     * ("don't rent to X", "keine X in unserem Verein").
+     */
+    mention?: string[];
     /** Neutral names of protected groups (no weight alone). */
     groups: string[];
     /** Dehumanising words: vermin, parasites, animals, disease (0.2 alone; 0.9 with a group). */
