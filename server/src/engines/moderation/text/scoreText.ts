@@ -230,8 +230,9 @@ function scoreSentence(
     // A slur stays a slur when negated ("don't rent to X") unless the sentence talks about the word
     // ("we don't say X any more"); a report or a quotation still damps it.
     // (There any candidate language's negation counts: "no se dice X" read by the Portuguese lexicon.)
+    // A lexicon without a mention list keeps the plain rule (a negation damps its slurs too).
     const negated =
-      rule === 'hateSlur'
+      rule === 'hateSlur' && c.lex.hate.mention !== undefined
         ? context.some((x) => findTerms(s, x.mention).length > 0) &&
           context.some((x) => isNegated(s, x, m, x))
         : context.some((x) => isNegated(s, x, m, c));
