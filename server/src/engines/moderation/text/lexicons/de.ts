@@ -1140,6 +1140,11 @@ export const de: Lexicon = {
       'viel gluck $',
       'ich kenne leute die',
       'ich hab freunde die',
+      'niemand wird dich vermissen',
+      'niemand wurde dich vermissen',
+      'tu uns allen den gefallen',
+      'tu der welt einen gefallen',
+      'die welt braucht dich nicht',
     ],
     incitement: [
       'wenn ich dich erwische ~3 bist du dran',
@@ -1742,6 +1747,11 @@ export const de: Lexicon = {
       'landen im kanal',
       'im graben landen',
       'wird nicht alt',
+      'spring von einer brucke',
+      'spring doch von',
+      'spring vor einen zug',
+      'wirf dich vor einen zug',
+      'spring aus dem fenster',
     ],
   },
   hate: {

@@ -912,6 +912,11 @@ export const it: Lexicon = {
       'buona fortuna $',
       'conosco gente che',
       'ho amici che',
+      'nessuno sentira la tua mancanza',
+      'nessuno sentirebbe la tua mancanza',
+      'facci un favore',
+      'fai un favore al mondo',
+      'il mondo non ha bisogno di te',
     ],
     incitement: [
       'ti do una coltellata',
@@ -1184,6 +1189,7 @@ export const it: Lexicon = {
       'gli infami finiscono in',
       'chi parla finisce nel',
       'gli infami fanno una brutta fine',
+      'ammazzati $',
     ],
     verbs: [
       '{burnplace} ~3 {worship}',
@@ -1336,6 +1342,9 @@ export const it: Lexicon = {
       'finire nel fiume',
       'finiscono in un fosso',
       'finire in un fosso',
+      'buttati dalla finestra',
+      'buttati sotto un treno',
+      'buttati da un ponte',
     ],
   },
   hate: {
