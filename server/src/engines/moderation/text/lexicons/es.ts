@@ -765,6 +765,9 @@ export const es: Lexicon = {
       'lamer* ~4 hasta que te corras',
       'follar* ~4 hasta que te corras',
       'chupar* ~4 hasta que te corras',
+      'ganas de sexo',
+      'busco sexo',
+      'con ganas de follar',
     ],
     sexual: [
       'sexo',
@@ -960,6 +963,10 @@ export const es: Lexicon = {
       'haznos un favor',
       'hazle un favor al mundo',
       'el mundo no te necesita',
+      'te lo juro',
+      'te lo juro por mi madre',
+      'creeme $',
+      'que no te pase nada',
     ],
     incitement: [
       'te pego una punalada',
@@ -1428,6 +1435,9 @@ export const es: Lexicon = {
       'tirate a las vias',
       'tirate delante de un tren',
       'tirate por un barranco',
+      'te va a pasar algo',
+      'te puede pasar algo',
+      'algo malo te va a pasar',
     ],
   },
   hate: {

@@ -871,6 +871,9 @@ export const fr: Lexicon = {
       'langue ~3 entre mes jambes',
       'lecher ~4 jusqu a ce que tu jouisses',
       'te lecher jusqu a',
+      'envie de sexe',
+      'cherche sexe',
+      'chaud pour du sexe',
     ],
     sexual: [
       'sodomie',
@@ -1097,6 +1100,10 @@ export const fr: Lexicon = {
       'rendra service a tout le monde',
       'rends nous service',
       'le monde n a pas besoin de toi',
+      'je te le jure',
+      'je te jure',
+      'crois moi $',
+      'qu il ne t arrive rien',
     ],
     incitement: [
       'je sais ou vont tes enfants',
@@ -1552,6 +1559,9 @@ export const fr: Lexicon = {
       'jette toi sous un train',
       'jette toi par la fenetre',
       'saute par la fenetre',
+      'il va t arriver quelque chose',
+      'il pourrait t arriver quelque chose',
+      'il va t arriver malheur',
     ],
   },
   hate: {

@@ -740,6 +740,9 @@ export const it: Lexicon = {
       'scopar* ~4 finche non vieni',
       'leccar* ~4 fino a farti venire',
       'scopar* ~4 fino a farti venire',
+      'voglia di sesso',
+      'cerco sesso',
+      'voglia di scopare',
     ],
     sexual: [
       'sesso',
@@ -917,6 +920,11 @@ export const it: Lexicon = {
       'facci un favore',
       'fai un favore al mondo',
       'il mondo non ha bisogno di te',
+      'te lo giuro',
+      'lo giuro',
+      'stanne certo',
+      'credimi $',
+      'che non ti succeda niente',
     ],
     incitement: [
       'ti do una coltellata',
@@ -1345,6 +1353,9 @@ export const it: Lexicon = {
       'buttati dalla finestra',
       'buttati sotto un treno',
       'buttati da un ponte',
+      'ti succede qualcosa',
+      'ti potrebbe succedere qualcosa',
+      'ti succedera qualcosa',
     ],
   },
   hate: {

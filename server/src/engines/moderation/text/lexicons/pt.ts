@@ -812,6 +812,10 @@ export const pt: Lexicon = {
       'chupar* ~4 ate voce gozar',
       'foder ~4 ate voce gozar',
       'te chupar ate',
+      'afim de sexo',
+      'a fim de sexo',
+      'procuro sexo',
+      'to afim de transar',
     ],
     sexual: [
       'faco programa',
@@ -1017,6 +1021,10 @@ export const pt: Lexicon = {
       'faz um favor pra todo mundo',
       'faz um favor ao mundo',
       'o mundo nao precisa de voce',
+      'eu juro',
+      'juro por deus',
+      'pode escrever',
+      'acredita $',
     ],
     incitement: [
       'vai levar um tiro',
@@ -1506,6 +1514,10 @@ export const pt: Lexicon = {
       'se joga na frente de um trem',
       'pula da janela',
       'se joga da janela',
+      'vai te acontecer alguma coisa',
+      'pode te acontecer algo',
+      'pode acontecer algo com voce',
+      'vai acontecer algo com voce',
     ],
   },
   hate: {
