@@ -275,9 +275,10 @@ function scoreSentence(
     for (const m of longestMatches(findTerms(s, c.nsfwListed)))
       if (!overlaps(m, [...explicit, ...sexual, ...cues, ...adCues])) add('nsfwListed', m);
   } else if (policy === 'violence') {
-    // "Kerzen anzünden", "burn calories": a violent word inside an ordinary phrase is no evidence.
+    // "Kerzen anzünden", "burn calories": a violence match that overlaps an ordinary phrase is no
+    // evidence ("in der Kirche Kerzen anzünden" holds both a place of worship and an arson verb).
     const benign = c.benign.length > 0 ? findTerms(s, c.benign) : [];
-    const ordinary = (m: TermMatch) => benign.some((b) => b.start <= m.start && m.end <= b.end);
+    const ordinary = (m: TermMatch) => benign.some((b) => b.start < m.end && m.start < b.end);
     const incitement = longestMatches(findTerms(s, c.incitement)).filter((m) => !ordinary(m));
     for (const m of incitement) add('violenceIncitement', m);
     const veiled = longestMatches(findTerms(s, c.veiled)).filter((m) => !overlaps(m, incitement));

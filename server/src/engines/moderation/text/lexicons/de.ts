@@ -62,6 +62,7 @@ export const de: Lexicon = {
       'sprengen',
       'in die luft jagen',
       'abfackeln',
+      'anzunden',
     ],
     worship: [
       'moschee',
@@ -1559,6 +1560,10 @@ export const de: Lexicon = {
       'an die laterne',
       'an der laterne aufhangen',
       'an einen baum hangen',
+      'ihn anzunden',
+      'sie anzunden $',
+      'euch anzunden',
+      'dich anzunden',
     ],
     verbs: [
       'eins auf die mutze',
@@ -1585,7 +1590,6 @@ export const de: Lexicon = {
       'abstech*',
       'niederbrennen',
       'abbrennen',
-      'anzunden',
       'toten',
       'totet',
       'getotet',

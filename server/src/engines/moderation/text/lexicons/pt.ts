@@ -24,6 +24,9 @@ export const pt: Lexicon = {
       'el rato',
       'el hambre',
       'la sed',
+      'el gusanillo',
+      'la curiosidad',
+      'dos pajaros',
     ],
     burnplace: ['tacar fogo', 'botar fogo', 'por fogo', 'incendiar', 'explodir', 'meter fogo'],
     worship: [

@@ -83,7 +83,7 @@ export interface Lexicon {
     play?: string[];
     /**
      * Ordinary phrases built on a violent word: "kill time", "Kerzen anzünden", "burn calories". A
-     * violence match inside one of them is not evidence. (Where the ordinary word follows, `!` in
+     * violence match that overlaps one of them is not evidence. (Where the ordinary word follows, `!` in
      * the term does the same; this list also covers an object before the verb.)
      */
     benign?: string[];
