@@ -547,6 +547,11 @@ export const de: Lexicon = {
       'den boss',
       'den endboss',
       'den drachen',
+      'das tor',
+      'ein tor',
+      'den elfmeter',
+      'die abwehr',
+      'den rekord',
     ],
     didharmde: [
       '$ der !{badguyde} ~3 {depp} hat',

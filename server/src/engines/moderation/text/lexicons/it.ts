@@ -407,6 +407,12 @@ export const it: Lexicon = {
       'al drago',
       'agli zombie',
       'allo stupratore',
+      'le tappe',
+      'tutti sul traguardo',
+      'gli avversari',
+      'la difesa',
+      'il record',
+      'il rigore',
     ],
     didharmit: [
       'chi ha {itpp} !{badguyit}',

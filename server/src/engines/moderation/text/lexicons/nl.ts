@@ -329,6 +329,11 @@ export const nl: Lexicon = {
       'zombies',
       'de eindbaas',
       'de draak',
+      'de bal',
+      'een doelpunt',
+      'het doelpunt',
+      'de penalty',
+      'het record',
     ],
     didharmnl: [
       'die !{badguynl} ~3 heeft {nlpp}',
