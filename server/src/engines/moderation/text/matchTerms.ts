@@ -147,6 +147,7 @@ function wordMatches(
 
 /** Where a word class's terms end when they start at a token, with the gaps they swallowed. */
 type ClassHits = Array<{ end: number; gaps: Array<[number, number]> }>;
+const NO_HITS: ClassHits = [];
 
 /**
  * Class matches are memoised per sentence (its token array): many terms of a list start with the same
@@ -168,12 +169,13 @@ function classHits(terms: readonly CompiledTerm[], tokens: readonly WordToken[],
   }
   let hits = byToken.get(i);
   if (!hits) {
-    hits = [];
+    let found: ClassHits | undefined;
     for (const term of terms) {
       const inner: Array<[number, number]> = [];
       const end = matchWords(term.words, 0, tokens, i, inner);
-      if (end > i) hits.push({ end, gaps: inner });
+      if (end > i) (found ??= []).push({ end, gaps: inner });
     }
+    hits = found ?? NO_HITS;
     byToken.set(i, hits);
   }
   return hits;
