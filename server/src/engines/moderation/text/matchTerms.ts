@@ -16,7 +16,13 @@ type WordPattern =
    * a term of that class; it takes no word itself. "ich bringe dich um !{clock}" reads the threat but
    * not "ich bringe dich um acht nach Hause".
    */
-  | { kind: 'not'; terms: readonly CompiledTerm[] };
+  | { kind: 'not'; terms: readonly CompiledTerm[] }
+  /**
+   * `$` (spaced languages): a clause boundary, a comma, full stop, dash or either end of the sentence;
+   * it takes no word. "you won't make it to friday $" reads the threat but not "... to Friday's
+   * meeting"; "$ der ~3 erschossen hat" reads a relative clause that starts after a comma.
+   */
+  | { kind: 'end' };
 
 export interface CompiledTerm {
   source: string;
@@ -87,7 +93,8 @@ function unspacedRegex(norm: string, classes: TermClasses, source: string): RegE
  * Compiles lexicon terms. Besides plain words (`word`, `word*` prefix, `*word` suffix) a term may hold
  * `{name}`, any term of word class `name` from `classes`, and `~N`, a gap of up to N words, so one
  * term states a construction: `{harm} ~2 {possessive} {body}` reads "crack his skull", "smash both
- * her knees". `!word` / `!{name}` requires that the next word is not that word or class term.
+ * her knees". `!word` / `!{name}` requires that the next word is not that word or class term, and
+ * `$` (spaced languages) a clause boundary (a comma, a dash, either end of the sentence).
  */
 export function compileTerms(
   terms: readonly string[],
@@ -101,6 +108,7 @@ export function compileTerms(
       .split(/\s+/)
       .filter(Boolean)
       .map((w): WordPattern => {
+        if (w === '$' && !isUnspaced(lang)) return { kind: 'end' };
         if (w.length > 1 && w.startsWith('!')) {
           if (isUnspaced(lang)) throw new Error(`lexicon term "${source}": ! is for spaced languages`);
           const inner = /^!\{([a-z0-9_]+)\}$/.exec(w);
@@ -137,6 +145,42 @@ function wordMatches(
   );
 }
 
+/** Where a word class's terms end when they start at a token, with the gaps they swallowed. */
+type ClassHits = Array<{ end: number; gaps: Array<[number, number]> }>;
+const NO_HITS: ClassHits = [];
+
+/**
+ * Class matches are memoised per sentence (its token array): many terms of a list start with the same
+ * class (`{group} are ~2 {crime}`, `{group} control ~2 {power}`, ...), and each would otherwise try
+ * every term of the class again at the same token.
+ */
+const classCache = new WeakMap<readonly WordToken[], Map<readonly CompiledTerm[], Map<number, ClassHits>>>();
+
+function classHits(terms: readonly CompiledTerm[], tokens: readonly WordToken[], i: number): ClassHits {
+  let byClass = classCache.get(tokens);
+  if (!byClass) {
+    byClass = new Map();
+    classCache.set(tokens, byClass);
+  }
+  let byToken = byClass.get(terms);
+  if (!byToken) {
+    byToken = new Map();
+    byClass.set(terms, byToken);
+  }
+  let hits = byToken.get(i);
+  if (!hits) {
+    let found: ClassHits | undefined;
+    for (const term of terms) {
+      const inner: Array<[number, number]> = [];
+      const end = matchWords(term.words, 0, tokens, i, inner);
+      if (end > i) (found ??= []).push({ end, gaps: inner });
+    }
+    hits = found ?? NO_HITS;
+    byToken.set(i, hits);
+  }
+  return hits;
+}
+
 /**
  * Matches `words[k..]` at token `i`; answers the end token (exclusive) or -1. Gaps take as few words
  * as they can; the token ranges they swallowed are pushed on `gaps`.
@@ -160,18 +204,19 @@ function matchWords(
     }
     return -1;
   }
+  if (w.kind === 'end') {
+    const boundary = i === 0 || i === tokens.length || tokens[i - 1]!.clauseEnd;
+    return boundary ? matchWords(words, k + 1, tokens, i, gaps) : -1;
+  }
   if (w.kind === 'not') {
-    const followed = w.terms.some((term) => matchWords(term.words, 0, tokens, i, []) > i);
+    const followed = classHits(w.terms, tokens, i).length > 0;
     return followed ? -1 : matchWords(words, k + 1, tokens, i, gaps);
   }
   if (w.kind === 'class') {
-    for (const term of w.terms) {
-      const inner: Array<[number, number]> = [];
-      const mid = matchWords(term.words, 0, tokens, i, inner);
-      if (mid < 0 || mid === i) continue;
-      const end = matchWords(words, k + 1, tokens, mid, gaps);
+    for (const hit of classHits(w.terms, tokens, i)) {
+      const end = matchWords(words, k + 1, tokens, hit.end, gaps);
       if (end >= 0) {
-        gaps.push(...inner);
+        gaps.push(...hit.gaps);
         return end;
       }
     }
@@ -204,7 +249,9 @@ export function prepareSentence(normalizedSentence: string, lang: TextLanguage):
 interface TermIndex {
   exact: Map<string, CompiledTerm[]>;
   prefix: Map<string, CompiledTerm[]>;
-  /** Terms starting with a suffix pattern or a very short prefix: checked at every token. */
+  /** Terms starting with a one-character prefix (`5*`, a number): keyed by that character. */
+  initial: Map<string, CompiledTerm[]>;
+  /** Terms starting with a suffix pattern or a gap: checked at every token. */
   other: CompiledTerm[];
 }
 
@@ -219,7 +266,7 @@ function startKeys(words: readonly WordPattern[], depth = 0): WordPattern[] | un
   const first = words[0];
   if (!first || depth > 3) return undefined;
   if (first.kind === 'exact') return [first];
-  if (first.kind === 'prefix' && first.text.length >= PREFIX_KEY) return [first];
+  if (first.kind === 'prefix') return [first];
   if (first.kind !== 'class') return undefined;
   const keys: WordPattern[] = [];
   for (const t of first.terms) {
@@ -233,7 +280,7 @@ function startKeys(words: readonly WordPattern[], depth = 0): WordPattern[] | un
 function termIndex(terms: readonly CompiledTerm[]): TermIndex {
   let index = indexes.get(terms);
   if (!index) {
-    const built: TermIndex = { exact: new Map(), prefix: new Map(), other: [] };
+    const built: TermIndex = { exact: new Map(), prefix: new Map(), initial: new Map(), other: [] };
     const push = (map: Map<string, CompiledTerm[]>, key: string, term: CompiledTerm) => {
       const list = map.get(key);
       if (!list) map.set(key, [term]);
@@ -247,7 +294,9 @@ function termIndex(terms: readonly CompiledTerm[]): TermIndex {
       }
       for (const key of keys) {
         if (key.kind === 'exact') push(built.exact, key.text, term);
-        else if (key.kind === 'prefix') push(built.prefix, key.text.slice(0, PREFIX_KEY), term);
+        else if (key.kind === 'prefix' && key.text.length >= PREFIX_KEY)
+          push(built.prefix, key.text.slice(0, PREFIX_KEY), term);
+        else if (key.kind === 'prefix') push(built.initial, key.text, term);
       }
     }
     index = built;
@@ -296,16 +345,26 @@ export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTe
   const { tokens } = sentence;
   const index = termIndex(terms);
   for (let i = 0; i < tokens.length; i += 1) {
-    const candidates = new Set<CompiledTerm>(index.other);
+    // The terms that can start at this token; a Set only when several lists meet (dedupe).
+    const lists: CompiledTerm[][] = [];
+    if (index.other.length > 0) lists.push(index.other);
     for (const form of tokens[i]!.forms) {
-      for (const t of index.exact.get(form) ?? []) candidates.add(t);
-      for (const t of index.prefix.get(form.slice(0, PREFIX_KEY)) ?? []) candidates.add(t);
+      const exact = index.exact.get(form);
+      if (exact) lists.push(exact);
+      const prefix = index.prefix.get(form.slice(0, PREFIX_KEY));
+      if (prefix) lists.push(prefix);
+      const initial = index.initial.get(form.slice(0, 1));
+      if (initial) lists.push(initial);
     }
+    if (lists.length === 0) continue;
+    const candidates: Iterable<CompiledTerm> = lists.length === 1 ? lists[0]! : new Set(lists.flat());
     for (const term of candidates) {
       const gaps: Array<[number, number]> = [];
       const end = matchWords(term.words, 0, tokens, i, gaps);
       if (end <= i) continue;
-      const match: TermMatch = { term: term.source, start: i, end, quoted: tokens[i]!.quoted };
+      // Quoted when it starts or ends inside a quotation: "de « pédé »" quotes the slur, not "de".
+      const quoted = tokens[i]!.quoted || tokens[end - 1]!.quoted;
+      const match: TermMatch = { term: term.source, start: i, end, quoted };
       if (gaps.length > 0) match.gaps = gaps;
       matches.push(match);
     }

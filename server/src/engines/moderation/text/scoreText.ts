@@ -10,10 +10,12 @@
  * | nsfw     | sexual term (two in a sentence: 0.70)                           | 0.45   |
  * | nsfw     | other entry of the naughty-words list (profanity; three: 0.58)  | 0.25   |
  * | nsfw     | weak commercial-sex cue (discreet, per half hour; three: 0.58)  | 0.25   |
+ * | nsfw     | plain ad cue (price per hour, new in town, text only)           | 0.10   |
  * | violence | threat, incitement or graphic violence phrase                   | 0.90   |
  * | violence | violent verb with first-person intent or a call to act          | 0.85   |
  * | violence | violent verb alone (news: "two people were killed")             | 0.20   |
  * | violence | veiled threat cue (watch your back; two in a sentence: 0.70)    | 0.45   |
+ * | violence | weak threat cue (or else, think carefully; with a veiled: 0.59) | 0.25   |
  * | hate     | slur                                                            | 0.85   |
  * | hate     | protected group + dehumanising word in one sentence             | 0.90   |
  * | hate     | protected group + call to expel / eliminate                     | 0.85   |
@@ -22,10 +24,12 @@
  * | hate     | dehumanising word alone ("rats in the cellar")                  | 0.20   |
  *
  * Damping (multiplied): negated (a negation word within 3 words before, or after in languages that
- * negate after the verb) x0.15; inside quotation marks x0.35; the sentence reports or condemns
- * (said, police, court, according to, condemned) x0.35.
- * A sentence's score is the noisy-OR of its evidence, 1 - prod(1 - w); the text's raw score is its
- * highest sentence; the answer is 0.01 + 0.98 * raw (so clean text scores 0.01, like an ordinary
+ * negate after the verb, in the same clause) x0.15; inside quotation marks x0.35; the sentence reports
+ * or condemns (said, police, court, according to, condemned) x0.35; violence in or next to a sentence
+ * about play (a workout, a video game) x0.35. A slur is damped by a negation only where the sentence
+ * talks about the word ("we don't say X"), not in "don't rent to X".
+ * A sentence's score is the noisy-OR of its evidence, 1 - prod(1 - w); veiled and weak threat cues
+ * also count together over two neighbouring sentences; the text's raw score is its highest sentence; the answer is 0.01 + 0.98 * raw (so clean text scores 0.01, like an ordinary
  * photo), rounded to 4 decimals. With the default threshold 0.5, one strong piece of evidence flags a
  * text, a weak one never does.
  */
@@ -44,17 +48,19 @@ import {
   type PreparedSentence,
   type TermMatch,
 } from './matchTerms.js';
-import { normalize, splitSentences } from './tokenize.js';
+import { carryQuotations, normalize, splitSentences } from './tokenize.js';
 
 export const TEXT_WEIGHTS = {
   nsfwExplicit: 0.9,
   nsfwSexual: 0.45,
   nsfwListed: 0.25,
   nsfwCue: 0.25,
+  nsfwAdCue: 0.1,
   violenceIncitement: 0.9,
   violenceThreat: 0.85,
   violenceVerb: 0.2,
   violenceVeiled: 0.45,
+  violenceCue: 0.25,
   hateSlur: 0.85,
   hateDehumanizingGroup: 0.9,
   hateExclusionGroup: 0.85,
@@ -63,7 +69,7 @@ export const TEXT_WEIGHTS = {
   hateDehumanizing: 0.2,
 } as const;
 
-export const TEXT_DAMPING = { negated: 0.15, quoted: 0.35, reporting: 0.35 } as const;
+export const TEXT_DAMPING = { negated: 0.15, quoted: 0.35, reporting: 0.35, play: 0.35 } as const;
 
 const NEGATION_WINDOW_WORDS = 3;
 const NEGATION_WINDOW_CHARS = 6;
@@ -75,15 +81,21 @@ interface CompiledLexicon {
   negBefore: CompiledTerm[];
   negAfter: CompiledTerm[];
   reporting: CompiledTerm[];
+  notReporting: CompiledTerm[];
   nsfwExplicit: CompiledTerm[];
   nsfwSexual: CompiledTerm[];
   nsfwListed: CompiledTerm[];
   nsfwCues: CompiledTerm[];
+  nsfwAdCues: CompiledTerm[];
   incitement: CompiledTerm[];
   verbs: CompiledTerm[];
   intent: CompiledTerm[];
   veiled: CompiledTerm[];
+  threatCues: CompiledTerm[];
+  play: CompiledTerm[];
+  benign: CompiledTerm[];
   slurs: CompiledTerm[];
+  mention: CompiledTerm[];
   groups: CompiledTerm[];
   dehumanizing: CompiledTerm[];
   exclusion: CompiledTerm[];
@@ -123,15 +135,21 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       negBefore: t(lex.negation.before),
       negAfter: t(lex.negation.after),
       reporting: t(lex.reporting),
+      notReporting: t(lex.notReporting ?? []),
       nsfwExplicit: t(lex.nsfw.explicit),
       nsfwSexual: t(lex.nsfw.sexual),
       nsfwListed: t(naughtyWords(lex)),
       nsfwCues: t(lex.nsfw.cues),
+      nsfwAdCues: t(lex.nsfw.adCues ?? []),
       incitement: t(lex.violence.incitement),
       verbs: t(lex.violence.verbs),
       intent: t(lex.violence.intent),
       veiled: t(lex.violence.veiled),
+      threatCues: t(lex.violence.cues ?? []),
+      play: t(lex.violence.play ?? []),
+      benign: t(lex.violence.benign ?? []),
       slurs: t(lex.hate.slurs),
+      mention: t(lex.hate.mention ?? []),
       groups: t(lex.hate.groups),
       dehumanizing: t(lex.hate.dehumanizing),
       exclusion: t(lex.hate.exclusion),
@@ -151,6 +169,8 @@ export interface TextEvidence {
   negated: boolean;
   quoted: boolean;
   reporting: boolean;
+  /** Violence in or next to a sentence about a workout or a game. */
+  play?: boolean;
 }
 
 export interface TextScoreDetails {
@@ -160,15 +180,25 @@ export interface TextScoreDetails {
   evidence: TextEvidence[];
 }
 
+/** A clause ends between token `from - 1` and token `to` (spaced languages; zh/ja have no tokens). */
+function clauseBreak(s: PreparedSentence, from: number, to: number): boolean {
+  for (let k = Math.max(0, from - 1); k < to && k < s.tokens.length; k += 1)
+    if (s.tokens[k]!.clauseEnd) return true;
+  return false;
+}
+
 function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader: CompiledLexicon): boolean {
   const window = s.tokens.length > 0 ? NEGATION_WINDOW_WORDS : NEGATION_WINDOW_CHARS;
   // Another language's negation word that is an ordinary word in the reading language does not count.
   const foreign = reader === c ? [] : (reader.lex.negation.foreign ?? []);
   const own = (n: TermMatch) => !foreign.includes(n.term);
+  // A negation in another clause negates that clause: "plan cul ce soir, pas de prise de tête".
   const before = findTerms(s, c.negBefore).filter(own);
-  if (before.some((n) => n.end <= m.start && n.end >= m.start - window)) return true;
+  if (before.some((n) => n.end <= m.start && n.end >= m.start - window && !clauseBreak(s, n.end, m.start)))
+    return true;
   const after = findTerms(s, c.negAfter).filter(own);
-  if (after.some((n) => n.start >= m.end && n.start <= m.end + window)) return true;
+  if (after.some((n) => n.start >= m.end && n.start <= m.end + window && !clauseBreak(s, m.end, n.start)))
+    return true;
   // A negation a construction's gap swallowed: "immigrants are not criminals".
   const gaps = m.gaps ?? [];
   return [...before, ...after].some((n) => gaps.some(([a, b]) => n.start >= a && n.end <= b));
@@ -189,17 +219,29 @@ function scoreSentence(
   policy: ModerationPolicyName,
   original: string,
   candidates: readonly CompiledLexicon[] = [],
+  play = false,
 ): TextEvidence[] {
   const evidence: TextEvidence[] = [];
   const context = contextLexicons(c, candidates);
-  const reporting = context.some((x) => findTerms(s, x.reporting).length > 0);
+  // Looked up only once the sentence has some evidence: most sentences have none.
+  let reporting: boolean | undefined;
   const add = (rule: keyof typeof TEXT_WEIGHTS, m: TermMatch) => {
-    const negated = context.some((x) => isNegated(s, x, m, c));
+    reporting ??= isReporting(s, context);
+    // A slur stays a slur when negated ("don't rent to X") unless the sentence talks about the word
+    // ("we don't say X any more"); a report or a quotation still damps it.
+    // (There any candidate language's negation counts: "no se dice X" read by the Portuguese lexicon.)
+    // A lexicon without a mention list keeps the plain rule (a negation damps its slurs too).
+    const negated =
+      rule === 'hateSlur' && c.lex.hate.mention !== undefined
+        ? context.some((x) => findTerms(s, x.mention).length > 0) &&
+          context.some((x) => isNegated(s, x, m, x))
+        : context.some((x) => isNegated(s, x, m, c));
     let weight: number = TEXT_WEIGHTS[rule];
     if (negated) weight *= TEXT_DAMPING.negated;
     if (m.quoted) weight *= TEXT_DAMPING.quoted;
     if (reporting) weight *= TEXT_DAMPING.reporting;
-    evidence.push({
+    if (play) weight *= TEXT_DAMPING.play;
+    const e: TextEvidence = {
       lang: c.lex.lang,
       sentence: original,
       rule,
@@ -208,7 +250,9 @@ function scoreSentence(
       negated,
       quoted: m.quoted,
       reporting,
-    });
+    };
+    if (play) e.play = true;
+    evidence.push(e);
   };
   const overlaps = (a: TermMatch, list: TermMatch[]) => list.some((b) => a.start < b.end && b.start < a.end);
 
@@ -221,16 +265,30 @@ function scoreSentence(
       (m) => !overlaps(m, [...explicit, ...sexual]),
     );
     for (const m of cues) add('nsfwCue', m);
+    const adCues =
+      c.nsfwAdCues.length > 0
+        ? longestMatches(findTerms(s, c.nsfwAdCues)).filter(
+            (m) => !overlaps(m, [...explicit, ...sexual, ...cues]),
+          )
+        : [];
+    for (const m of adCues) add('nsfwAdCue', m);
     for (const m of longestMatches(findTerms(s, c.nsfwListed)))
-      if (!overlaps(m, [...explicit, ...sexual, ...cues])) add('nsfwListed', m);
+      if (!overlaps(m, [...explicit, ...sexual, ...cues, ...adCues])) add('nsfwListed', m);
   } else if (policy === 'violence') {
-    const incitement = longestMatches(findTerms(s, c.incitement));
+    // "Kerzen anzünden", "burn calories": a violence match that overlaps an ordinary phrase is no
+    // evidence ("in der Kirche Kerzen anzünden" holds both a place of worship and an arson verb).
+    const benign = c.benign.length > 0 ? findTerms(s, c.benign) : [];
+    const ordinary = (m: TermMatch) => benign.some((b) => b.start < m.end && m.start < b.end);
+    const incitement = longestMatches(findTerms(s, c.incitement)).filter((m) => !ordinary(m));
     for (const m of incitement) add('violenceIncitement', m);
-    for (const m of longestMatches(findTerms(s, c.veiled)))
-      if (!overlaps(m, incitement)) add('violenceVeiled', m);
+    const veiled = longestMatches(findTerms(s, c.veiled)).filter((m) => !overlaps(m, incitement));
+    for (const m of veiled) add('violenceVeiled', m);
+    if (c.threatCues.length > 0)
+      for (const m of longestMatches(findTerms(s, c.threatCues)))
+        if (!overlaps(m, [...incitement, ...veiled])) add('violenceCue', m);
     const intent = findTerms(s, c.intent).length > 0;
     for (const m of longestMatches(findTerms(s, c.verbs))) {
-      if (!overlaps(m, incitement)) add(intent ? 'violenceThreat' : 'violenceVerb', m);
+      if (!overlaps(m, incitement) && !ordinary(m)) add(intent ? 'violenceThreat' : 'violenceVerb', m);
     }
   } else {
     for (const m of longestMatches(findTerms(s, c.slurs))) add('hateSlur', m);
@@ -249,8 +307,38 @@ function scoreSentence(
   return evidence;
 }
 
+/**
+ * The sentence reports (said, police), unless each reporting word sits in a threat ("go to the
+ * police"); reporting words and such threats of every candidate language count.
+ */
+function isReporting(s: PreparedSentence, context: readonly CompiledLexicon[]): boolean {
+  const found = context.flatMap((x) => findTerms(s, x.reporting));
+  if (found.length === 0) return false;
+  const threats = context.flatMap((x) => (x.notReporting.length > 0 ? findTerms(s, x.notReporting) : []));
+  return found.some((m) => !threats.some((t) => t.start <= m.start && m.end <= t.end));
+}
+
+const WEAK_THREAT: ReadonlySet<keyof typeof TEXT_WEIGHTS> = new Set(['violenceVeiled', 'violenceCue']);
+
+/** Veiled and weak cues of two neighbouring sentences together, each sentence damped as a whole. */
+function pairScore(a: readonly TextEvidence[], b: readonly TextEvidence[]): number {
+  return 1 - (1 - sentenceScore(a)) * (1 - sentenceScore(b));
+}
+
 function noisyOr(weights: number[]): number {
   return 1 - weights.reduce((p, w) => p * (1 - Math.min(1, Math.max(0, w))), 1);
+}
+
+/**
+ * A sentence's score from its evidence. Reporting and play damp the sentence as a whole, not each
+ * piece: a report that names two expulsions ("the memorial recalls the deportation ... to the gas
+ * chambers") scores like a report of one, 0.35 at most, instead of adding up past the threshold.
+ */
+function sentenceScore(evidence: readonly TextEvidence[]): number {
+  if (evidence.length === 0) return 0;
+  const e = evidence[0]!;
+  const factor = (e.reporting ? TEXT_DAMPING.reporting : 1) * (e.play ? TEXT_DAMPING.play : 1);
+  return noisyOr(evidence.map((x) => x.weight / factor)) * factor;
 }
 
 export function calibrate(raw: number): number {
@@ -270,13 +358,38 @@ export function scoreTextWithLanguages(
     .filter((c): c is CompiledLexicon => c !== undefined);
   for (const c of candidates) {
     const lang = c.lex.lang;
-    const normalized = normalize(text, lang);
-    for (const sentence of splitSentences(normalized, lang)) {
-      const prepared = prepareSentence(sentence.text, lang);
-      const evidence = scoreSentence(prepared, c, policy, sentence.text.trim(), candidates);
+    // Sentences are split before lower-casing: ICU starts a sentence only at a capital letter.
+    const split = splitSentences(text, lang).map((sentence) => normalize(sentence.text, lang));
+    const sentences = carryQuotations(split).map((normalized, i) => ({
+      original: split[i]!.trim(),
+      prepared: prepareSentence(normalized, lang),
+    }));
+    // Play (a workout, a game) damps the violence of its sentence and of the neighbouring ones.
+    // Like negation and reporting, any candidate language's play words count; looked up only for a
+    // sentence with violence evidence.
+    const context = contextLexicons(c, candidates).filter((x) => x.play.length > 0);
+    const playful: Array<boolean | undefined> = [];
+    const isPlay = (i: number) =>
+      i >= 0 &&
+      i < sentences.length &&
+      (playful[i] ??= context.some((l) => findTerms(sentences[i]!.prepared, l.play).length > 0));
+    let previousWeak: TextEvidence[] = [];
+    sentences.forEach(({ original, prepared }, i) => {
+      let evidence = scoreSentence(prepared, c, policy, original, candidates);
+      if (
+        policy === 'violence' &&
+        evidence.length > 0 &&
+        context.length > 0 &&
+        (isPlay(i - 1) || isPlay(i) || isPlay(i + 1))
+      )
+        evidence = scoreSentence(prepared, c, policy, original, candidates, true);
       all.push(...evidence);
-      raw = Math.max(raw, noisyOr(evidence.map((e) => e.weight)));
-    }
+      raw = Math.max(raw, sentenceScore(evidence));
+      // Veiled and weak threat cues of two neighbouring sentences count together.
+      const weak = evidence.filter((e) => WEAK_THREAT.has(e.rule));
+      if (weak.length > 0 && previousWeak.length > 0) raw = Math.max(raw, pairScore(previousWeak, weak));
+      previousWeak = weak;
+    });
   }
   return { raw, evidence: all };
 }

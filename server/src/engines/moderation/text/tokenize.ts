@@ -42,6 +42,27 @@ export function normalize(text: string, lang: TextLanguage): string {
   return s;
 }
 
+/**
+ * Quotations that run over several sentences: each sentence that starts inside one gets its opening
+ * mark again, so that `He wrote: "I will find you. I will kill you."` quotes both sentences.
+ */
+export function carryQuotations(sentences: readonly string[]): string[] {
+  let open: string | undefined;
+  return sentences.map((sentence) => {
+    const carried = open ? open + sentence : sentence;
+    for (const ch of carried) {
+      if (open === undefined) {
+        const pair = QUOTE_PAIRS.find(([a]) => a === ch);
+        if (pair && ch !== "'") open = pair[0];
+      } else {
+        const pair = QUOTE_PAIRS.find(([a]) => a === open)!;
+        if (ch === pair[1]) open = undefined;
+      }
+    }
+    return carried;
+  });
+}
+
 /** Sentences of a text, each with its offset in the (normalised) text. */
 export function splitSentences(text: string, lang: TextLanguage): Array<{ text: string; start: number }> {
   const segmenter = new Intl.Segmenter(lang, { granularity: 'sentence' });
@@ -67,6 +88,12 @@ export interface WordToken {
   end: number;
   /** Inside a quotation in the sentence. */
   quoted: boolean;
+  /**
+   * A clause ends after this word: punctuation (, ; : . ! ? dash, brackets) stands between it and the
+   * next word, or it is the sentence's last word. Negation does not reach across a clause end, and a
+   * `$` in a term matches there.
+   */
+  clauseEnd: boolean;
 }
 
 const ARABIC_PROCLITICS = ['وال', 'فال', 'بال', 'كال', 'لل', 'ال', 'و', 'ف', 'ب', 'ل', 'ك', 'س'];
@@ -92,16 +119,44 @@ function arabicForms(word: string): string[] {
   return [...forms];
 }
 
+/**
+ * Single quotation marks: an apostrophe that opens a word after a space (or at the start) and one
+ * that closes a word before a space, punctuation or the end: 'te voy a matar', calls her cat 'pussy'.
+ * Apostrophes inside words (l'arbre, don't, zo'n) have letters on both sides and are neither.
+ */
+const SINGLE_OPEN = /(?<=^|[\s([{\u2014\u2013-])'(?=[\p{L}\p{N}])/gu;
+const SINGLE_CLOSE = /(?<=[\p{L}\p{N}.!?,])'(?=[\s)\]}.,;:!?\u2014\u2013-]|$)/gu;
+
+function singleQuoteRanges(sentence: string): Array<[number, number]> {
+  if (!sentence.includes("'")) return [];
+  const opens = [...sentence.matchAll(SINGLE_OPEN)].map((m) => m.index);
+  const closes = [...sentence.matchAll(SINGLE_CLOSE)].map((m) => m.index);
+  const ranges: Array<[number, number]> = [];
+  let from = -1;
+  for (const a of opens) {
+    if (a <= from) continue;
+    const b = closes.find((c) => c > a + 1);
+    if (b === undefined) break;
+    ranges.push([a, b]);
+    from = b;
+  }
+  return ranges;
+}
+
 /** Character ranges of the sentence that are inside quotation marks. */
 export function quotedRanges(sentence: string): Array<[number, number]> {
-  const ranges: Array<[number, number]> = [];
+  const ranges: Array<[number, number]> = singleQuoteRanges(sentence);
   for (const [open, close] of QUOTE_PAIRS) {
     let from = 0;
     for (;;) {
       const a = sentence.indexOf(open, from);
       if (a < 0) break;
       const b = sentence.indexOf(close, a + 1);
-      if (b < 0) break;
+      // A quotation still open at the end of the sentence goes on into the next one.
+      if (b < 0) {
+        ranges.push([a, sentence.length]);
+        break;
+      }
       ranges.push([a, b]);
       from = b + 1;
     }
@@ -111,6 +166,32 @@ export function quotedRanges(sentence: string): Array<[number, number]> {
 
 export function isQuoted(ranges: Array<[number, number]>, start: number, end: number): boolean {
   return ranges.some(([a, b]) => start > a && end <= b);
+}
+
+/** Punctuation that ends a clause between two words (a hyphen only when spaced: "crois-moi" is one clause). */
+const CLAUSE_BREAK = /[,;:.!?\u2026()[\]{}\u2013\u2014"\u201c\u201d\u201e\u00ab\u00bb]|\s-\s/;
+
+/**
+ * Spanish and Italian write object pronouns onto infinitives, gerunds and first-person-plural
+ * imperatives (es molerlos, matarte, pegándole; it ammazzarlo, facciamoli): the verb without them is
+ * a second form, so a lexicon's "moler", "ammazzare", "facciamo" reads them all.
+ */
+const ES_CLITICS =
+  /^(.{2,}?(?:ar|er|ir|ando|iendo|yendo|emos|amos))(?:me|te|se|nos|os|le|les)?(?:lo|la|los|las|le|les|me|te|se|nos)$/;
+const IT_CLITICS =
+  /^(.{2,}?)(?:(ar|er|ir)|(ando|endo|iamo|ate|ete|ite))(?:mi|ti|ci|vi|si|glie|me|te|ce|ve|se)?(?:lo|la|li|le|ne|gli|mi|ti|ci|vi|si)$/;
+
+function encliticForms(word: string, lang: TextLanguage): string[] {
+  if (lang === 'es') {
+    const m = ES_CLITICS.exec(word);
+    return m && m[1] !== word ? [word, m[1]!] : [word];
+  }
+  if (lang === 'it') {
+    const m = IT_CLITICS.exec(word);
+    if (!m) return [word];
+    return m[2] ? [word, `${m[1]}${m[2]}e`] : [word, `${m[1]}${m[3]}`];
+  }
+  return [word];
 }
 
 /** Word tokens of one normalised sentence (punctuation and spaces dropped). */
@@ -128,16 +209,74 @@ export function wordTokens(sentence: string, lang: TextLanguage): WordToken[] {
         const end = offset + part.length;
         tokens.push({
           text: part,
-          forms: lang === 'ar' ? arabicForms(part) : [part],
+          forms: lang === 'ar' ? arabicForms(part) : encliticForms(part, lang),
           start,
           end,
           quoted: isQuoted(quotes, start, end),
+          clauseEnd: false,
         });
       }
       offset += part.length + 1;
     }
   }
+  for (let i = 0; i < tokens.length; i += 1) {
+    const next = tokens[i + 1];
+    tokens[i]!.clauseEnd = !next || CLAUSE_BREAK.test(sentence.slice(tokens[i]!.end, next.start));
+  }
+  if (lang === 'de' || lang === 'nl') joinSeparableParticles(tokens, SEPARABLE_PARTICLES[lang]);
   return tokens;
+}
+
+/**
+ * German and Dutch split separable verbs in a main clause: "ich stech dich ab" is "abstechen", "ik
+ * steek je neer" is "neersteken". A particle that ends its clause is joined to each of the words
+ * before it in the clause as a further form ("stech" also reads "abstech"), so a lexicon's
+ * `abstech*` reads both word orders.
+ */
+const SEPARABLE_PARTICLES: Record<'de' | 'nl', ReadonlySet<string>> = {
+  de: new Set([
+    'ab',
+    'an',
+    'auf',
+    'aus',
+    'ein',
+    'um',
+    'weg',
+    'zusammen',
+    'nieder',
+    'kaputt',
+    'tot',
+    'kalt',
+    'fertig',
+    'platt',
+  ]),
+  nl: new Set([
+    'af',
+    'aan',
+    'op',
+    'uit',
+    'in',
+    'om',
+    'neer',
+    'dood',
+    'kapot',
+    'weg',
+    'koud',
+    'overhoop',
+    'lek',
+  ]),
+};
+const PARTICLE_REACH = 8;
+
+function joinSeparableParticles(tokens: WordToken[], particles: ReadonlySet<string>): void {
+  for (let k = 1; k < tokens.length; k += 1) {
+    const particle = tokens[k]!;
+    if (!particle.clauseEnd || !particles.has(particle.text)) continue;
+    for (let j = k - 1; j >= 0 && j >= k - PARTICLE_REACH && !tokens[j]!.clauseEnd; j -= 1) {
+      const verb = tokens[j]!;
+      verb.forms = [...verb.forms, particle.text + verb.text];
+    }
+  }
 }
 
 /** Word boundary offsets of a sentence in an unspaced language (zh, ja). */

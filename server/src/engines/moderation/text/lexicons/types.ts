@@ -12,7 +12,9 @@ import type { TextLanguage } from '../languages.js';
  * up to N characters). `{harm} ~2 {possessive} {body}` reads "crack his skull" and "smash both her
  * knees" without listing either; a negation word inside a gap negates the match ("are not criminals").
  * In spaced languages `!word` or `!{name}` means "not followed by": `ich bringe dich um !{clock}` reads
- * the threat but not "ich bringe dich um acht nach Hause".
+ * the threat but not "ich bringe dich um acht nach Hause", and `$` a clause boundary (a comma, a dash,
+ * either end of the sentence): "you wo not make it to {tf} $" reads "you won't make it to Friday."
+ * but not "... to Friday's meeting"; "$ der ~3 erschossen hat" reads a relative clause.
  * In zh/ja a trailing `$` ends the term at the end of a clause (punctuation or the end of the text):
  * `{group}は~4気持ち悪い~3$` reads "X are disgusting" but not "X dislike disgusting insects".
  */
@@ -31,6 +33,11 @@ export interface Lexicon {
   negation: { before: string[]; after: string[]; foreign?: string[] };
   /** Words of reported speech and news (said, police, court, according to): they damp a sentence's evidence. */
   reporting: string[];
+  /**
+   * Phrases in which a reporting word is part of a threat, not a report: "before you go to the police",
+   * "ob du zur Polizei gehst". A reporting match inside one of them does not damp the sentence.
+   */
+  notReporting?: string[];
   nsfw: {
     /** Explicit sexual content on its own (0.9). */
     explicit: string[];
@@ -41,6 +48,12 @@ export interface Lexicon {
      * home or hotel visits (0.25 each; three, or one with a sexual term, make a violation).
      */
     cues: string[];
+    /**
+     * The plainest signs of an ad, as common in a cleaner's or a tutor's ad as in an escort's: a price
+     * per hour, "new in town", "text only", "no rush" (0.10 each; they tip one sexual term over the
+     * threshold, and four of them with a weak cue still do not).
+     */
+    adCues?: string[];
   };
   violence: {
     /** Threats, incitement and graphic violence that need no context (0.9). */
@@ -55,10 +68,35 @@ export interface Lexicon {
      * live", "you won't wake up tomorrow") are incitement.
      */
     veiled: string[];
+    /**
+     * Weaker pieces of a veiled threat, ordinary even in pairs: an ultimatum ("keep talking and", "or
+     * else", "one more message and"), "think carefully", the reader's wife or children named (0.25
+     * each; one beside a veiled cue, or three, make a violation). Veiled cues and these count together
+     * over two neighbouring sentences: "I know where you live. Think about your kids."
+     */
+    cues?: string[];
+    /**
+     * Play: a workout, a video game, a board game. A threat in such a sentence, or next to one, is
+     * banter ("je vais te faire souffrir: 50 burpees", "in der nächsten Runde bist du tot"): its
+     * violence evidence is damped like a report.
+     */
+    play?: string[];
+    /**
+     * Ordinary phrases built on a violent word: "kill time", "Kerzen anzünden", "burn calories". A
+     * violence match that overlaps one of them is not evidence. (Where the ordinary word follows, `!` in
+     * the term does the same; this list also covers an object before the verb.)
+     */
+    benign?: string[];
   };
   hate: {
     /** Slurs for protected groups (0.85). */
     slurs: string[];
+    /**
+     * Words that talk about a word (say, call, the word, offensive): a negated slur is damped only
+     * beside one of them ("we don't say X any more"); otherwise the negation does not excuse it
+     * ("don't rent to X", "keine X in unserem Verein").
+     */
+    mention?: string[];
     /** Neutral names of protected groups (no weight alone). */
     groups: string[];
     /** Dehumanising words: vermin, parasites, animals, disease (0.2 alone; 0.9 with a group). */
