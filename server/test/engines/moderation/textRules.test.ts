@@ -199,6 +199,27 @@ describe('scoring rules', () => {
     expect((await scoreTextDetailed('No, I will never hurt you.', 'violence')).score).toBeLessThan(0.5);
   });
 
+  it('lets a negation reach into a subordinate clause its language opens after a comma (negation.into)', async () => {
+    const wish = 'Я хочу, чтобы ты умер.';
+    expect((await scoreTextDetailed(wish, 'violence')).score).toBeGreaterThanOrEqual(0.5);
+    // "I don't want you to die": ru writes a comma before чтобы, and the не belongs to the whole.
+    const care = await scoreTextDetailed('Я не хочу, чтобы ты умер, лечись.', 'violence');
+    expect(care.score).toBeLessThan(0.5);
+    expect(care.evidence.every((e) => e.negated)).toBe(true);
+    // Any other clause end still stops it.
+    const split = await scoreTextDetailed('Я не знаю. Я хочу, чтобы ты умер.', 'violence');
+    expect(split.score).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('lets a refutation after a claim deny it across clause ends (negation.refute)', async () => {
+    expect((await scoreTextDetailed('Женщины тупее мужчин.', 'hate')).score).toBeGreaterThanOrEqual(0.5);
+    expect((await scoreTextDetailed('Женщины тупее мужчин, это факт.', 'hate')).score).toBeGreaterThanOrEqual(
+      0.5,
+    );
+    const myth = await scoreTextDetailed('Женщины тупее мужчин — это миф, опровергнутый наукой.', 'hate');
+    expect(myth.score).toBeLessThan(0.5);
+  });
+
   it('damps a negated slur only where the sentence talks about the word', async () => {
     const slur = await scoreTextDetailed("Don't rent your flat to pakis.", 'hate');
     expect(slur.score).toBeGreaterThanOrEqual(0.5);

@@ -73,6 +73,8 @@ export const TEXT_DAMPING = { negated: 0.15, quoted: 0.35, reporting: 0.35, play
 
 const NEGATION_WINDOW_WORDS = 3;
 const NEGATION_WINDOW_CHARS = 6;
+/** How far after a match a refutation ("это миф", lexicons' negation.refute) still denies it. */
+const REFUTE_WINDOW_WORDS = 8;
 
 const require = createRequire(import.meta.url);
 
@@ -80,6 +82,8 @@ interface CompiledLexicon {
   lex: Lexicon;
   negBefore: CompiledTerm[];
   negAfter: CompiledTerm[];
+  negInto: Set<string>;
+  negRefute: CompiledTerm[];
   reporting: CompiledTerm[];
   notReporting: CompiledTerm[];
   nsfwExplicit: CompiledTerm[];
@@ -134,6 +138,8 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       lex,
       negBefore: t(lex.negation.before),
       negAfter: t(lex.negation.after),
+      negInto: new Set((lex.negation.into ?? []).map((w) => normalize(w, lang))),
+      negRefute: t(lex.negation.refute ?? []),
       reporting: t(lex.reporting),
       notReporting: t(lex.notReporting ?? []),
       nsfwExplicit: t(lex.nsfw.explicit),
@@ -180,10 +186,17 @@ export interface TextScoreDetails {
   evidence: TextEvidence[];
 }
 
-/** A clause ends between token `from - 1` and token `to` (spaced languages; zh/ja have no tokens). */
-function clauseBreak(s: PreparedSentence, from: number, to: number): boolean {
-  for (let k = Math.max(0, from - 1); k < to && k < s.tokens.length; k += 1)
-    if (s.tokens[k]!.clauseEnd) return true;
+/**
+ * A clause ends between token `from - 1` and token `to` (spaced languages; zh/ja have no tokens). A
+ * clause end followed by one of `into` (a subordinating word such as ru чтобы) does not count.
+ */
+function clauseBreak(s: PreparedSentence, from: number, to: number, into?: Set<string>): boolean {
+  for (let k = Math.max(0, from - 1); k < to && k < s.tokens.length; k += 1) {
+    if (!s.tokens[k]!.clauseEnd) continue;
+    const next = s.tokens[k + 1];
+    if (into && next && next.forms.some((f) => into.has(f))) continue;
+    return true;
+  }
   return false;
 }
 
@@ -194,11 +207,20 @@ function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader
   const own = (n: TermMatch) => !foreign.includes(n.term);
   // A negation in another clause negates that clause: "plan cul ce soir, pas de prise de tête".
   const before = findTerms(s, c.negBefore).filter(own);
-  if (before.some((n) => n.end <= m.start && n.end >= m.start - window && !clauseBreak(s, n.end, m.start)))
+  if (
+    before.some(
+      (n) => n.end <= m.start && n.end >= m.start - window && !clauseBreak(s, n.end, m.start, c.negInto),
+    )
+  )
     return true;
   const after = findTerms(s, c.negAfter).filter(own);
   if (after.some((n) => n.start >= m.end && n.start <= m.end + window && !clauseBreak(s, m.end, n.start)))
     return true;
+  // A refutation after the claim, in any clause of the sentence: "женщины тупее мужчин — это миф".
+  if (s.tokens.length > 0 && c.negRefute.length > 0) {
+    const refuted = findTerms(s, c.negRefute).filter(own);
+    if (refuted.some((n) => n.start >= m.end && n.start <= m.end + REFUTE_WINDOW_WORDS)) return true;
+  }
   // A negation a construction's gap swallowed: "immigrants are not criminals".
   const gaps = m.gaps ?? [];
   return [...before, ...after].some((n) => gaps.some(([a, b]) => n.start >= a && n.end <= b));

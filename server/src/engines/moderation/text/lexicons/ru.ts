@@ -861,8 +861,11 @@ export const ru: Lexicon = {
   },
   negation: {
     before: ['не', 'ни', 'никогда', 'нет', 'никто', 'против', 'без'],
+    after: [],
+    // The negation of 'я не хочу, чтобы ты умер' reaches across the comma into the чтобы clause.
+    into: ['чтобы', 'чтоб'],
     // What was just said called a myth or a stereotype: 'женщины тупее мужчин — это миф'.
-    after: ['миф', 'мифы', 'стереотип*', 'предрассуд*', 'это неправда', 'это ложь'],
+    refute: ['миф', 'мифы', 'стереотип*', 'предрассуд*', 'это неправда', 'это ложь'],
   },
   reporting: [
     'теория заговора',

@@ -30,7 +30,21 @@ export interface Lexicon {
    * after it. `foreign`: other languages' negation words that are ordinary words here and must not negate
    * this lexicon's matches when a text is read by several lexicons (pt `no` is "in the", it `ne` "of it").
    */
-  negation: { before: string[]; after: string[]; foreign?: string[] };
+  negation: {
+    before: string[];
+    after: string[];
+    foreign?: string[];
+    /**
+     * Words that open a subordinate clause a negation before it reaches into, across the comma the
+     * language writes there: ru `чтобы` in "я не хочу, чтобы ты умер" (I don't want you to die).
+     */
+    into?: string[];
+    /**
+     * Words after a claim that deny it, reaching across clause ends in the same sentence (up to
+     * REFUTE_WINDOW_WORDS after the match): ru `это миф` in "женщины тупее мужчин — это миф".
+     */
+    refute?: string[];
+  };
   /** Words of reported speech and news (said, police, court, according to): they damp a sentence's evidence. */
   reporting: string[];
   /**
