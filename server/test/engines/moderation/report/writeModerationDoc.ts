@@ -2,8 +2,8 @@
  * Regenerates the measured sections of docs/moderation.md (between their `<!-- name:start -->` and
  * `<!-- name:end -->` markers; the prose around them is hand-written):
  *   - text-accuracy: precision and recall per language and per policy on the sentence sets in
- *     test/fixtures/moderation (development, held-out, and the blind sets text-blind-2.json,
- *     text-blind-3.json (both now spent), text-blind-4.json and text-blind-5.json when present;
+ *     test/fixtures/moderation (development, held-out, and the blind sets text-blind-2.json to
+ *     text-blind-5.json (all now spent) and text-blind-6.json when present;
  *     skipped when absent), with every error on them;
  *   - image-models: the three nsfwjs models on the ordinary photos (load time, latency, top class,
  *     scores), the measurement the default model was chosen by;
@@ -87,17 +87,25 @@ const SETS: SentenceSet[] = [
   },
   {
     file: 'text-blind-4.json',
-    name: 'Fourth blind set',
+    name: 'Fourth blind set, spent',
     about:
-      'written by a third annotator who never saw the lexicons, the engine or the other sets (432 sentences: 6 violations and 6 ordinary sentences per language and policy), and never used to change anything; the author of round 4 was told not to read it or this section. Recall / precision measured once at each stage: before round 3 48% / 97%, after round 3 57% / 98%; the figures below are after round 4',
+      "written by a third annotator who never saw the lexicons, the engine or the other sets (432 sentences: 6 violations and 6 ordinary sentences per language and policy). Recall / precision measured once at each stage: before round 3 48% / 97%, after round 3 57% / 98%, after round 4 65% / 98%. Round 5 then read its errors and the fifth set's, family by family, so the figures below say only that the rules cover it; the sixth blind set measures round 5",
     listErrors: true,
     optional: true,
   },
   {
     file: 'text-blind-5.json',
-    name: 'Fifth blind set',
+    name: 'Fifth blind set, spent',
     about:
-      'written by a fourth annotator who never saw the lexicons, the engine or the other sets (432 sentences, same shape, each language and policy imagined on a different platform; a few ordinary sentences use words with a sexual slang sense), kept outside the repository until round 4 was done, never used to change anything. Recall / precision measured once at each stage: before round 3 39% / 91%, after round 3 50% / 93%; the figures below are after round 4: the honest estimate',
+      'written by a fourth annotator who never saw the lexicons, the engine or the other sets (432 sentences, same shape), kept outside the repository until round 4 was done. Recall / precision measured once at each stage: before round 3 39% / 91%, after round 3 50% / 93%, after round 4 55% / 94%. Round 5 read its errors, so it is spent like the fourth',
+    listErrors: true,
+    optional: true,
+  },
+  {
+    file: 'text-blind-6.json',
+    name: 'Sixth blind set',
+    about:
+      'written by two more annotators (six languages each) who never saw the lexicons, the engine or the other sets (576 sentences: 8 violations and 8 ordinary sentences per language and policy), kept outside the repository until round 5 was done and never used to change a rule; the authors of round 5 were told not to look for it. Measured once before round 5 at 54% recall / 94% precision (nsfw 52%, violence 42%, hate 69%; 10 false flags); the figures below are after round 5: the honest estimate',
     listErrors: true,
     optional: true,
   },
