@@ -3,8 +3,10 @@
  * swap throughput for a 720p video, RSS with the models loaded. Each figure comes with a baseline measured
  * in the same run:
  *   - detect: the bare detector call (human.detect on the already decoded picture, no tiles, no crops);
- *   - detect on a small picture: also the detect as it was before small pictures were searched in tiles
- *     (the whole picture only, which is what findFaces does with tiles off), and the ratio now / before;
+ *   - detect on a small picture: also the whole picture only (findFaces with tiles off, the detect before
+ *     small pictures were tiled), and for the small portrait the detect with tiles always searched (as
+ *     before the tile pass was decided by what the whole picture shows), each with the ratio now / then;
+ *   - detector runs per picture are counted (deterministic, unlike the times);
  *   - swap per face: the detect step it needs, on the same picture;
  *   - video: ffmpeg decoding and re-encoding the same clip with no face work (the pipeline's floor);
  *   - RSS: the process before the models were loaded.
@@ -44,6 +46,7 @@ const mb = (v: number) => `${(v / 1024 / 1024).toFixed(0)} MB`;
 
 async function main() {
   const rssBefore = process.memoryUsage().rss;
+  const loadAtStart = loadavg()[0]!;
   const dir = await mkdtemp(join(tmpdir(), 'faces-bench-'));
   try {
     const t0 = performance.now();
@@ -58,6 +61,12 @@ async function main() {
       .toFile(portrait);
     const group = join(dir, 'group-1mp.jpg');
     await sharp(join(fixtures, 'group-three.jpg')).resize(1540, 652).jpeg({ quality: 90 }).toFile(group);
+    // A half-length portrait at 1 MP: the astronaut's face is 0.28 of the picture, so it is tiled.
+    const halfLength = join(dir, 'astronaut-1mp.jpg');
+    await sharp(join(fixtures, 'portrait-astronaut.jpg'))
+      .resize(1024, 1024)
+      .jpeg({ quality: 90 })
+      .toFile(halfLength);
 
     const h = await human();
     const bareDetect = async (path: string) => {
@@ -76,6 +85,8 @@ async function main() {
       portraitBare: await bareDetect(portrait),
       group: await time(() => detectFaces(group)),
       groupBare: await bareDetect(group),
+      halfLength: await time(() => detectFaces(halfLength)),
+      halfLengthBare: await bareDetect(halfLength),
     };
     const groupFaces = (await detectFaces(group)).length;
 
@@ -88,14 +99,14 @@ async function main() {
       .resize(320, 320, { fit: 'inside' })
       .jpeg({ quality: 85 })
       .toFile(smallPortrait);
-    const detectBefore = async (path: string) => {
+    const detectWith = async (path: string, tiles: boolean | 'always') => {
       const image = await readRgb(path);
-      const faces = await findFacesInWorker(image, { tiles: false });
+      const faces = await findFacesInWorker(image, { tiles });
       for (const face of faces) await crop(image, face.box);
       return faces.length;
     };
     // Detector runs per picture (deterministic, unlike the times): counted on this thread's detector.
-    const detectorRuns = async (path: string, tiles: boolean) => {
+    const detectorRuns = async (path: string, tiles: boolean | 'always') => {
       const image = await readRgb(path);
       const detectOnce = h.detect.bind(h);
       let runs = 0;
@@ -112,22 +123,31 @@ async function main() {
     };
     const small = {
       group: await time(() => detectFaces(smallGroup)),
-      groupBefore: await time(() => detectBefore(smallGroup)),
+      groupBefore: await time(() => detectWith(smallGroup, false)),
       groupBare: await bareDetect(smallGroup),
       portrait: await time(() => detectFaces(smallPortrait)),
-      portraitBefore: await time(() => detectBefore(smallPortrait)),
+      portraitBefore: await time(() => detectWith(smallPortrait, false)),
+      portraitTiled: await time(() => detectWith(smallPortrait, 'always')),
       portraitBare: await bareDetect(smallPortrait),
     };
     const smallCounts = {
       group: (await detectFaces(smallGroup)).length,
-      groupBefore: await detectBefore(smallGroup),
+      groupBefore: await detectWith(smallGroup, false),
       groupRuns: await detectorRuns(smallGroup, true),
       groupRunsBefore: await detectorRuns(smallGroup, false),
       portrait: (await detectFaces(smallPortrait)).length,
-      portraitBefore: await detectBefore(smallPortrait),
+      portraitBefore: await detectWith(smallPortrait, false),
+      portraitTiled: await detectWith(smallPortrait, 'always'),
       portraitRuns: await detectorRuns(smallPortrait, true),
       portraitRunsBefore: await detectorRuns(smallPortrait, false),
+      portraitRunsTiled: await detectorRuns(smallPortrait, 'always'),
     };
+    const runsOf = {
+      portrait: await detectorRuns(portrait, true),
+      group: await detectorRuns(group, true),
+      halfLength: await detectorRuns(halfLength, true),
+    };
+    const halfLengthFaces = (await detectFaces(halfLength)).length;
 
     // Swap per face: the swap step alone (warp + colour transfer + feather + blend) on a decoded picture,
     // and the whole engine run (decode, detect, swap, encode) divided by the faces it swapped.
@@ -205,16 +225,22 @@ async function main() {
     const p95 = (v: number[]) => percentile(v, 95);
     const rows = [
       [
-        'Detect, 1 MP portrait (925x1084, 1 face), p50 / p95',
+        `Detect, 1 MP portrait (925x1084, 1 face filling it; ${runsOf.portrait} detector run), p50 / p95`,
         `${ms(p50(detect.portrait))} / ${ms(p95(detect.portrait))}`,
         `bare detector call ${ms(p50(detect.portraitBare))}`,
         `${(p50(detect.portrait) / p50(detect.portraitBare)).toFixed(2)}x`,
       ],
       [
-        `Detect, 1 MP group (1540x652, ${groupFaces} faces, tiles searched), p50 / p95`,
+        `Detect, 1 MP group (1540x652, ${groupFaces} faces; tiles searched, ${runsOf.group} detector runs), p50 / p95`,
         `${ms(p50(detect.group))} / ${ms(p95(detect.group))}`,
         `bare detector call ${ms(p50(detect.groupBare))}`,
         `${(p50(detect.group) / p50(detect.groupBare)).toFixed(2)}x`,
+      ],
+      [
+        `Detect, 1 MP half-length portrait (1024x1024, ${halfLengthFaces} face, 0.28 of the picture; tiles searched, ${runsOf.halfLength} detector runs), p50 / p95`,
+        `${ms(p50(detect.halfLength))} / ${ms(p95(detect.halfLength))}`,
+        `bare detector call ${ms(p50(detect.halfLengthBare))}`,
+        `${(p50(detect.halfLength) / p50(detect.halfLengthBare)).toFixed(2)}x`,
       ],
       [
         `Detect, small group picture (512x217, ${smallCounts.group} faces; tiles and closer looks, ${smallCounts.groupRuns} detector runs), p50 / p95`,
@@ -235,7 +261,7 @@ async function main() {
         `${(p50(small.group) / p50(small.groupBefore)).toFixed(2)}x`,
       ],
       [
-        `Detect, small portrait (273x320, ${smallCounts.portrait} face; ${smallCounts.portraitRuns} detector runs), p50 / p95`,
+        `Detect, small portrait (273x320, ${smallCounts.portrait} face filling it; ${smallCounts.portraitRuns} detector run), p50 / p95`,
         `${ms(p50(small.portrait))} / ${ms(p95(small.portrait))}`,
         `bare detector call ${ms(p50(small.portraitBare))}`,
         `${(p50(small.portrait) / p50(small.portraitBare)).toFixed(2)}x`,
@@ -251,6 +277,18 @@ async function main() {
         `${ms(p50(small.portrait))} / ${ms(p50(small.portraitBefore))}`,
         `before ${ms(p50(small.portraitBefore))}`,
         `${(p50(small.portrait) / p50(small.portraitBefore)).toFixed(2)}x`,
+      ],
+      [
+        `Detect, the same portrait with tiles always searched (as before the whole picture decided; ${smallCounts.portraitTiled} face, ${smallCounts.portraitRunsTiled} detector runs), p50 / p95`,
+        `${ms(p50(small.portraitTiled))} / ${ms(p95(small.portraitTiled))}`,
+        `bare detector call ${ms(p50(small.portraitBare))}`,
+        `${(p50(small.portraitTiled) / p50(small.portraitBare)).toFixed(2)}x`,
+      ],
+      [
+        'Detect, small portrait: now / tiles always searched, p50',
+        `${ms(p50(small.portrait))} / ${ms(p50(small.portraitTiled))}`,
+        `tiles always ${ms(p50(small.portraitTiled))}`,
+        `${(p50(small.portrait) / p50(small.portraitTiled)).toFixed(2)}x`,
       ],
       [
         `Swap step per face (warp + colour + feather + blend), ${targetFaces.length} faces, p50`,
@@ -284,7 +322,7 @@ async function main() {
       ],
       ['Model load + warm-up (once per process)', ms(loadMs), '', ''],
     ];
-    const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${mb(totalmem())} RAM, load average ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine), Node ${process.version}, ffmpeg ${ffmpegBinary().includes('ffmpeg-installer') ? '4.1 static (npm)' : ffmpegBinary()}`;
+    const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${mb(totalmem())} RAM, load average ${loadAtStart.toFixed(1)} when it started and ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine), Node ${process.version}, ffmpeg ${ffmpegBinary().includes('ffmpeg-installer') ? '4.1 static (npm)' : ffmpegBinary()}`;
     const section = [
       '## Faces (detect, swap)',
       '',

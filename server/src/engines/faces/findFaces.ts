@@ -4,7 +4,8 @@
  * 1. The whole picture: BlazeFace boxes plus FaceMesh landmarks for each face.
  * 2. For still images, overlapping tiles (see tiles.ts), box detector only: BlazeFace sees any input
  *    squeezed to 256 px, so small faces (a group photo, a thumbnail) are only found there. A tile that
- *    shows a face not already known is run once more with landmarks.
+ *    shows a face not already known is run once more with landmarks. Skipped when the whole picture
+ *    showed a certain face that fills it (tilesNeeded: a portrait, a selfie), whatever the picture's size.
  * 3. In a picture searched in tiles, a face found in the whole picture must also pass the tile bar seen up
  *    close: a tile that shows it whole, or else one box-only run on a square around it (closer look).
  *    From far away the landmark model calls a rocket's nose cone or a galaxy a face (0.9-0.99) and the box
@@ -18,7 +19,7 @@ import { MESH_POINTS, type FaceGeometry } from './faceGeometry.js';
 import { human } from './human.js';
 import type { RgbImage } from './rgbImage.js';
 import { SerialQueue } from './serialQueue.js';
-import { tilesFor, type Rect } from './tiles.js';
+import { tilesFor, tilesNeeded, type Rect } from './tiles.js';
 
 const queue = new SerialQueue();
 
@@ -54,8 +55,12 @@ const CLOSER_LOOK_SIDE = 256;
 export interface FindFacesOptions {
   /** Longest side the picture is shrunk to (by an integer factor) before detection. */
   maxSide?: number;
-  /** Also search overlapping tiles (finds small faces in group photos). */
-  tiles?: boolean;
+  /**
+   * Also search overlapping tiles (finds small faces in group photos): true (the default) when the
+   * whole-picture pass found no face that fills the picture (tiles.ts, tilesNeeded); 'always' whatever it
+   * found (measurements, benchmarks); false never (video and GIF frames, swap sources).
+   */
+  tiles?: boolean | 'always';
 }
 
 export async function findFaces(image: RgbImage, options: FindFacesOptions = {}): Promise<FaceGeometry[]> {
@@ -63,12 +68,16 @@ export async function findFaces(image: RgbImage, options: FindFacesOptions = {})
   const h = await human();
   const factor = Math.max(1, Math.round(Math.max(image.width, image.height) / maxSide));
   const small = downscale(image, factor);
-  const areas = tiles ? tilesFor(small.width, small.height, factor > 1) : [];
   return queue.run(async () => {
     const picture = h.tf.tensor3d(small.data, [small.height, small.width, 3], 'int32');
     try {
       const whole = { x: 0, y: 0, width: small.width, height: small.height };
       const fromWhole = await detectIn(h, picture, whole, small, true);
+      // Only an unhidden face (landmarks near certain) may spare the tiles: a cat's head filling a
+      // thumbnail scores 0.8 on the box and 0.34 on landmarks, and the closer look must see it.
+      const certain = fromWhole.filter((face) => face.score >= MIN_MESH_SCORE);
+      const searchTiles = tiles === 'always' || (tiles && tilesNeeded(certain, small.width, small.height));
+      const areas = searchTiles ? tilesFor(small.width, small.height) : [];
       const found = [...fromWhole];
       /** Confident, uncut tile boxes: each confirms a face of the whole picture that it overlaps. */
       const seenInTiles: FaceGeometry[] = [];

@@ -17,11 +17,6 @@ export interface Rect {
  * fits one whole is too small for FaceMesh's landmarks. (A 200 px thumbnail gets four 120 px tiles.)
  */
 const MIN_TILE = 64;
-/**
- * A picture the detector already shrank (downscale.ts) to this size or less gets no tiles: those are the
- * 960-1200 px photos (1 MP portraits), whose cost was kept as it was. See docs/faces.md, "Known limits".
- */
-const MIN_SHRUNK_SIDE_FOR_TILES = 600;
 /** Tile side relative to the picture's longer side. */
 const TILE_FRACTION = 0.6;
 /** Step between tiles relative to the tile side (0.75 = a quarter overlap). */
@@ -33,9 +28,8 @@ function starts(length: number, side: number): number[] {
   return Array.from({ length: count }, (_, i) => Math.round(((length - side) * i) / (count - 1)));
 }
 
-/** The tiles of a picture of width x height as the detector sees it; `shrunk`: downscale.ts shrank it. */
-export function tilesFor(width: number, height: number, shrunk = false): Rect[] {
-  if (shrunk && Math.max(width, height) <= MIN_SHRUNK_SIDE_FOR_TILES) return [];
+/** The tiles of a picture of width x height as the detector sees it. */
+export function tilesFor(width: number, height: number): Rect[] {
   const side = Math.round(Math.min(width, height, Math.max(width, height) * TILE_FRACTION));
   if (side < MIN_TILE) return [];
   const xs = starts(width, side);
@@ -44,4 +38,24 @@ export function tilesFor(width: number, height: number, shrunk = false): Rect[] 
   return ys.flatMap((y) =>
     xs.map((x) => ({ x, y, width: Math.min(side, width - x), height: Math.min(side, height - y) })),
   );
+}
+
+/**
+ * A face of the whole picture at least this big relative to the picture on both axes (box width over
+ * picture width and box height over picture height) fills the picture: a portrait, a selfie. Measured on
+ * the fixtures at 128-2400 px (docs/faces.md, "Detection", step 4): the largest face of the group picture
+ * is 0.21-0.30 of it, Grace Hopper's portrait 0.47-0.49, the astronaut's 0.27-0.30 (tiled).
+ */
+export const FILLS_PICTURE = 0.4;
+
+/**
+ * Whether a picture needs the tile pass, given the faces of the whole-picture pass that are certain (boxes
+ * in the same pixels as width x height). BlazeFace squeezes the whole picture to 256x256, so a face's size
+ * in its view is its box over the picture's, per axis. When one face fills the picture (FILLS_PICTURE,
+ * about 100 px or more of the detector's 256), any other face of such a photo is large enough for the
+ * whole-picture view too; a picture with no face, or only smaller ones (a group, a crowd, a far shot, a
+ * half-length portrait), is searched in tiles.
+ */
+export function tilesNeeded(faces: readonly { box: Rect }[], width: number, height: number): boolean {
+  return !faces.some((f) => Math.min(f.box.width / width, f.box.height / height) >= FILLS_PICTURE);
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { colorTransfer } from '../../../src/engines/faces/colorTransfer.js';
 import { downscale } from '../../../src/engines/faces/downscale.js';
 import { featherMask } from '../../../src/engines/faces/featherMask.js';
-import { tilesFor } from '../../../src/engines/faces/tiles.js';
+import { tilesFor, tilesNeeded } from '../../../src/engines/faces/tiles.js';
 import { warpTriangles } from '../../../src/engines/faces/warpTriangles.js';
 import type { RgbImage } from '../../../src/engines/faces/rgbImage.js';
 
@@ -94,10 +94,33 @@ describe('tilesFor', () => {
     expect(tilesFor(100, 100)).toEqual([]);
   });
 
-  it('leaves alone a picture that detection already shrank to 600 px or less (a 1 MP portrait)', () => {
-    expect(tilesFor(462, 542, true)).toEqual([]);
-    expect(tilesFor(770, 326, true).length).toBeGreaterThanOrEqual(2);
+  it('tiles every picture of its size, whatever detection shrank it from', () => {
+    // A 1 MP portrait (925x1084) is shrunk to 462x542: whether it is tiled is tilesNeeded's decision.
     expect(tilesFor(462, 542)).toHaveLength(4);
+  });
+});
+
+describe('tilesNeeded', () => {
+  const box = (x: number, y: number, width: number, height: number) => ({ box: { x, y, width, height } });
+
+  it('tiles a picture with no face, or with only faces small relative to it', () => {
+    expect(tilesNeeded([], 462, 542)).toBe(true);
+    // The group picture at 898x380: Grace Hopper's face is 0.22 of the width (and 0.53 of the height).
+    expect(tilesNeeded([box(320, 50, 200, 200), box(80, 70, 113, 113)], 898, 380)).toBe(true);
+    // The cameraman's portrait (0.20 of the picture) and the astronaut's half-length one (0.28).
+    expect(tilesNeeded([box(150, 120, 100, 100)], 512, 512)).toBe(true);
+    expect(tilesNeeded([box(150, 30, 145, 145)], 512, 512)).toBe(true);
+  });
+
+  it('leaves alone a picture that one face fills, at any size (a portrait, a selfie)', () => {
+    // Grace Hopper's portrait: 0.47-0.55 of the picture, as the detector sees it shrunk or not.
+    expect(tilesNeeded([box(120, 110, 250, 250)], 462, 542)).toBe(false);
+    expect(tilesNeeded([box(70, 60, 150, 150)], 273, 320)).toBe(false);
+    // The rule is per axis: 0.4 of the height but 0.2 of a wide picture's width does not fill it.
+    expect(tilesNeeded([box(0, 0, 160, 160)], 800, 400)).toBe(true);
+    expect(tilesNeeded([box(0, 0, 160, 160)], 400, 400)).toBe(false);
+    // One small face besides does not change it.
+    expect(tilesNeeded([box(70, 60, 150, 150), box(0, 0, 20, 20)], 273, 320)).toBe(false);
   });
 });
 
