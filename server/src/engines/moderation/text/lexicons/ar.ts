@@ -724,6 +724,8 @@ export const ar: Lexicon = {
     'محرقة',
     'الهولوكوست',
   ],
+  /** An ultimatum (one more word and...) is a threat, not a report of a word. */
+  notReporting: ['كلمة كمان', 'كلمة زيادة', 'كلمة وحدة كمان', 'كلمة ثانية', 'كلمة تانية'],
   nsfw: {
     adCues: ['واتساب فقط', 'التواصل واتساب'],
     explicit: [
