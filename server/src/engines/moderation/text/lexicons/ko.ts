@@ -297,6 +297,11 @@ export const ko: Lexicon = {
     ],
     /** An attacker as the topic of the sentence, for cheering one: 범인은 영웅이다. */
     attacker: [
+      '찌른 놈*',
+      '찌른 새끼*',
+      '찌른 사람*',
+      '칼부림 한 놈*',
+      '칼부림한 놈*',
       '범인은',
       '범인이',
       '테러범은',
@@ -518,6 +523,10 @@ export const ko: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      '후원* ~6 벗을게*',
+      '별풍* ~6 벗을게*',
+      '후원* ~6 벗어줄게*',
+      '별풍* ~6 벗어줄게*',
       'ㅂㅈ',
       '떡쳤*',
       '떡치자*',

@@ -520,6 +520,8 @@ export const zh: Lexicon = {
       '摸~3{sexbody}~4{sexmore}',
     ],
     sexual: [
+      '做全套',
+      '可以做全套',
       '刷~4火箭~8给你看',
       '刷~4嘉年华~8给你看',
       '打赏~8私发',
@@ -573,6 +575,7 @@ export const zh: Lexicon = {
       '陪夜',
     ],
     cues: [
+      '小妹',
       '懂的来',
       '懂的私聊',
       '懂的加我',
