@@ -410,6 +410,9 @@ export const zh: Lexicon = {
   ],
   nsfw: {
     explicit: [
+      '打赏~10给你看~4{sexbody}',
+      '打赏~10{sexbody}~4给你看',
+      '刷~4礼物~10{sexbody}',
       '色情',
       '黄片',
       'a片',
@@ -610,6 +613,9 @@ export const zh: Lexicon = {
   },
   violence: {
     cues: [
+      '你{child}在哪个',
+      '你{child}~8幼儿园',
+      '你{child}~8我都知道',
       '你{child}在~8上学',
       '你{child}在~8读书',
       '你{child}~2几点放学',
