@@ -675,6 +675,8 @@ export const ar: Lexicon = {
     before: ['لا', 'لن', 'لم', 'ما', 'ليس', 'ليست', 'ليسوا', 'ابدا', 'غير', 'ضد', 'بدون', 'نرفض'],
     // Words that reject what was just said: 'describing refugees as insects is hate speech, rejected'.
     after: ['خطاب كراهية', 'خطاب الكراهية', 'مرفوض', 'كلام مرفوض'],
+    /** A claim called racism or a myth after it: المهاجرين مجرمين ... عنصرية واضحة. */
+    refute: ['عنصرية واضحة', 'عنصرية صريحة', 'ادعاء عنصري', 'خرافة', 'صورة نمطية'],
   },
   reporting: [
     'نظرية المؤامرة',
