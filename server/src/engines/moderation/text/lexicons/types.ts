@@ -68,6 +68,11 @@ export interface Lexicon {
      * threshold, and four of them with a weak cue still do not).
      */
     adCues?: string[];
+    /**
+     * Ordinary phrases built on a sexual word: a bird ("blue tits"), a farm ("the cock crowed"). A
+     * sexual match that overlaps one of them is not evidence.
+     */
+    benign?: string[];
   };
   violence: {
     /** Threats, incitement and graphic violence that need no context (0.9). */
@@ -92,7 +97,9 @@ export interface Lexicon {
     /**
      * Play: a workout, a video game, a board game. A threat in such a sentence, or next to one, is
      * banter ("je vais te faire souffrir: 50 burpees", "in der nächsten Runde bist du tot"): its
-     * violence evidence is damped like a report.
+     * violence evidence is damped like a report. Game names written in Latin letters (Fortnite, PvP,
+     * respawn) count for every language (lexicons/play.ts); list here the language's own words for a
+     * game, a round, a match, a workout.
      */
     play?: string[];
     /**
@@ -122,5 +129,10 @@ export interface Lexicon {
      * themselves, such as `{group} are ~2 {crime}` (0.9).
      */
     predicates: string[];
+    /**
+     * Ordinary phrases that hold a slur's letters: a dish ("faggots and peas", "Zigeunerschnitzel"), a
+     * history lesson. A hate match that overlaps one of them is not evidence.
+     */
+    benign?: string[];
   };
 }
