@@ -867,6 +867,7 @@ export const de: Lexicon = {
       'in ihrer natur',
       'liegt denen im blut',
     ],
+    r6vice: ['das klauen', 'klauen', 'stehlen', 'kriminalitat', 'gewalt', 'lugen', 'betrugen'],
   },
   negation: {
     before: ['nicht', 'nie', 'niemals', 'kein*', 'niemand', 'ohne', 'gegen !{wall}'],
@@ -2183,6 +2184,8 @@ export const de: Lexicon = {
       'fruher hat man die',
     ],
     predicates: [
+      '{r6vice} ~4 {r6blood}',
+      '{r6blood} ~3 {r6vice}',
       'diese {r6vermin} aus {r6region}',
       'dieses {r6vermin} aus {r6region}',
       'das pack aus {r6region}',

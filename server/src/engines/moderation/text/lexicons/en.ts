@@ -959,6 +959,18 @@ export const en: Lexicon = {
       'genetic with them',
       'bred into them',
     ],
+    r6vice: [
+      'crime',
+      'stealing',
+      'theft',
+      'thieving',
+      'violence',
+      'lying',
+      'cheating',
+      'rape',
+      'laziness',
+      'begging',
+    ],
   },
   negation: {
     before: [
@@ -1536,9 +1548,9 @@ export const en: Lexicon = {
     incitement: [
       '{someone} {must} ~1 {kill} ~1 {target}',
       '{someone} ~1 {must} ~2 {kill} ~1 that ~1 {r6role}',
-      'burn ~6 with ~3 inside',
-      'burn ~6 with ~3 still inside',
-      '{burnplace} ~6 with ~3 inside',
+      'burn ~6 with ~5 inside',
+      'burn ~6 with ~5 still inside',
+      '{burnplace} ~6 with ~5 inside',
       'lock ~2 in and burn',
       'would be a shame if something happened to your*',
       'be a shame if ~3 happened to your*',
@@ -2284,6 +2296,8 @@ export const en: Lexicon = {
       'stop them by any means',
     ],
     predicates: [
+      '{r6vice} ~4 {r6blood}',
+      '{r6blood} ~3 {r6vice}',
       '{r6disabled} ~5 {r6sterile}',
       '{r6sterile} ~3 {r6disabled}',
       '{r6disabled} ~3 shouldn t even be born',

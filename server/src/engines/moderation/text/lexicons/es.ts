@@ -697,6 +697,7 @@ export const es: Lexicon = {
       'en su naturaleza',
       'es genetico',
     ],
+    r6vice: ['robar', 'el robo', 'la delincuencia', 'el crimen', 'la violencia', 'mentir'],
   },
   negation: { before: ['no', 'nunca', 'jamas', 'nadie', 'ningun*', 'sin', 'contra !{wall}'], after: [] },
   reporting: [
@@ -758,7 +759,14 @@ export const es: Lexicon = {
     'llamar a la policia',
   ],
   nsfw: {
-    benign: ['concha ~3 {r6animal}', '{r6animal} ~4 concha*', 'polla ~3 {r6animal}', '{r6animal} ~4 polla*'],
+    benign: [
+      'polla de agua',
+      'pollas de agua',
+      'concha ~3 {r6animal}',
+      '{r6animal} ~4 concha*',
+      'polla ~3 {r6animal}',
+      '{r6animal} ~4 polla*',
+    ],
     adCues: [
       '{num} ~1 media hora',
       '{num} ~1 la hora',
@@ -804,6 +812,10 @@ export const es: Lexicon = {
       'te la meteria',
       'te la meto toda',
       'lugar para coger',
+      'sitio para coger',
+      'casa para coger',
+      'depa para coger',
+      'cuarto para coger',
       'para coger hoy',
       'coger hoy',
       'completo con besos',
@@ -1137,7 +1149,8 @@ export const es: Lexicon = {
       'darte piso',
       'ya tenemos tu direccion',
       '{r6hope} ~3 {r6die}',
-      'quemar ~6 con ~3 dentro',
+      'quem* ~6 con ~3 dentro',
+      'incendi* ~6 con ~3 dentro',
       'seria una pena que ~3 pasara algo',
       'seria una lastima que ~3 pasara algo',
       'te pego una punalada',
@@ -1786,6 +1799,8 @@ export const es: Lexicon = {
       'no deberian haber nacido',
     ],
     predicates: [
+      '{r6vice} ~4 {r6blood}',
+      '{r6blood} ~3 {r6vice}',
       '{r6disabled} ~4 {r6sterile}',
       '{r6sterile} ~3 {r6disabled}',
       'a esa gente habria que esterilizarla',

@@ -789,6 +789,7 @@ export const fr: Lexicon = {
       'dans leur nature',
       'c est genetique',
     ],
+    r6vice: ['le vol', 'voler', 'la delinquance', 'le crime', 'la violence', 'mentir', 'la fraude'],
   },
   negation: {
     before: ['ne', 'n', 'pas', 'jamais', 'personne', 'aucun*', 'sans', 'refuse de', 'contre !{wall}'],
@@ -1264,7 +1265,8 @@ export const fr: Lexicon = {
       '{r6should} ~2 les aligner contre un mur',
       'aligner contre un mur et tirer',
       '{r6hope} ~3 {r6die}',
-      'bruler ~6 avec ~3 dedans',
+      'brul* ~6 avec ~3 dedans',
+      'incendi* ~6 avec ~3 dedans',
       'cramer ~6 avec ~3 dedans',
       'bruler ~6 avec ~3 a l interieur',
       'dommage qu il ~3 arrive quelque chose',
@@ -1919,6 +1921,8 @@ export const fr: Lexicon = {
       'n auraient jamais du naitre',
     ],
     predicates: [
+      '{r6vice} ~4 {r6blood}',
+      '{r6blood} ~3 {r6vice}',
       '{r6sterile} ~3 {r6disabled}',
       '{r6disabled} ~6 {r6sterile}',
       '{group} ~8 {r6blood}',

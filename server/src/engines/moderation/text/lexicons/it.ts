@@ -688,6 +688,7 @@ export const it: Lexicon = {
       'volano',
       'gabbia',
     ],
+    r6vice: ['rubare', 'il furto', 'la delinquenza', 'il crimine', 'la violenza', 'mentire'],
   },
   negation: { before: ['non', 'mai', 'nessun*', 'senza', 'contro !{wall}'], after: [], foreign: ['ne'] },
   reporting: [
@@ -1089,7 +1090,8 @@ export const it: Lexicon = {
       '{r6role} ~3 va {r6pp}',
       '{r6should} ~2 {r6harm} ~3 {r6role}',
       '{r6die}',
-      'bruciare ~6 con ~3 dentro',
+      'brucia* ~6 con ~3 dentro',
+      'incendia* ~6 con ~3 dentro',
       'sarebbe un peccato se ~4 succedesse qualcosa',
       'sarebbe un peccato se ~4 capitasse qualcosa',
       'ti do una coltellata',
@@ -1702,6 +1704,8 @@ export const it: Lexicon = {
       'meglio se non nascessero',
     ],
     predicates: [
+      '{r6vice} ~4 {r6blood}',
+      '{r6blood} ~3 {r6vice}',
       '{r6disabled} ~5 {r6sterile}',
       '{r6sterile} ~3 {r6disabled}',
       '{group} ~8 {r6blood}',

@@ -601,6 +601,8 @@ export const nl: Lexicon = {
       'in hun aard',
       'genetisch bepaald',
     ],
+    r6vice: ['stelen', 'criminaliteit', 'geweld', 'liegen', 'jatten', 'oplichten'],
+    r6doer: ['gast', 'man', 'jongen', 'dader', 'schutter', 'kerel', 'vent', 'gozer', 'die'],
   },
   negation: {
     before: ['niet', 'nooit', 'geen', 'niemand', 'zonder', 'tegen !{wall}'],
@@ -1027,7 +1029,7 @@ export const nl: Lexicon = {
       'krijg de tering',
       'krijg de tyfus',
       'krijg de kanker',
-      '{r6praise} ~6 {r6weapon}',
+      '{r6praise} ~3 {r6doer} met ~2 {r6weapon}',
       '{r6role} ~3 moeten we ~6 {r6harm}',
       '{r6should} ~3 {r6role} ~6 {r6harm}',
       'in de fik ~6 met ~3 erin',
@@ -1693,6 +1695,8 @@ export const nl: Lexicon = {
       'horen niet in',
     ],
     predicates: [
+      '{r6vice} ~4 {r6blood}',
+      '{r6blood} ~3 {r6vice}',
       '{group} ~4 op geld uit',
       '{group} ~8 {r6blood}',
       '{group} ~4 lager iq',

@@ -732,6 +732,7 @@ export const pt: Lexicon = {
       'sapo*',
       'lagoa',
     ],
+    r6vice: ['roubar', 'o roubo', 'a violencia', 'o crime', 'mentir', 'a vagabundagem'],
   },
   negation: {
     before: ['nao', 'nunca', 'jamais', 'ninguem', 'nenhum*', 'sem', 'contra !{wall}'],
@@ -1179,7 +1180,8 @@ export const pt: Lexicon = {
       'devia ter acertado a cabeca',
       '{r6should} ~2 {r6harm} ~3 {r6role}',
       '{r6die}',
-      'queimar ~6 com ~3 dentro',
+      'queim* ~6 com ~3 dentro',
+      'incendia* ~6 com ~3 dentro',
       'tacar fogo ~6 com ~3 dentro',
       'seria uma pena se ~6 falhassem',
       'seria uma pena se ~4 acontecesse alguma coisa',
@@ -1873,6 +1875,8 @@ export const pt: Lexicon = {
       'deviam estar presos',
     ],
     predicates: [
+      '{r6vice} ~4 {r6blood}',
+      '{r6blood} ~3 {r6vice}',
       '{r6ape} ~3 voltar ~2 selva',
       '{r6ape} ~3 volta ~2 selva',
       'volta pra selva ~2 {r6ape}',
