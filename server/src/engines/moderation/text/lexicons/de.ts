@@ -875,6 +875,8 @@ export const de: Lexicon = {
       'müsste man sterilisieren',
       'kastrieren',
     ],
+    r6worn: ['getragene', 'getragenen', 'getragener', 'getragenes'],
+    r6undies: ['slip', 'slips', 'höschen', 'string', 'strings', 'tanga', 'tangas', 'unterwäsche', 'bh'],
   },
   negation: {
     refute: [
@@ -936,6 +938,10 @@ export const de: Lexicon = {
     'laut {lautsource}',
   ],
   notReporting: [
+    'vor dem gericht',
+    'vorm gericht',
+    'vor dem gerichtsgebäude',
+    'vor seinem haus',
     'zur polizei gehst',
     'zur polizei gehen',
     'zur polizei rennst',
@@ -982,6 +988,8 @@ export const de: Lexicon = {
       'massagestudio',
     ],
     explicit: [
+      'verkaufe ~2 {r6worn} {r6undies}',
+      'paar sucht ~5 dreier',
       'verkaufe ~3 {r6sellsex}',
       '{r6sellsex} ~6 gegen bezahlung',
       'um meinen schwanz',
@@ -1115,6 +1123,7 @@ export const de: Lexicon = {
       'suche ~2 sex heute',
     ],
     sexual: [
+      '{r6worn} {r6undies}',
       '{r6sellsex}',
       'nümmerchen',
       'geknallt',
@@ -2215,6 +2224,15 @@ export const de: Lexicon = {
       'bevolkerungsaustausch',
     ],
     exclusion: [
+      'stellt ~2 keine',
+      'stellt nie',
+      'bloß keine',
+      'bloss keine',
+      'vermietet nicht an',
+      'vermietet nie an',
+      'vermiete nicht an',
+      'vermiete nie an',
+      'keine wohnung an',
       'zurück übers meer',
       'übers meer zurück',
       'zurück über das mittelmeer',

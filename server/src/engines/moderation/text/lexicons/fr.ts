@@ -850,6 +850,10 @@ export const fr: Lexicon = {
     'enquete montre',
   ],
   notReporting: [
+    'a la sortie du tribunal',
+    'sortie du tribunal',
+    'en sortant du tribunal',
+    'devant le palais de justice',
     'arretez de',
     'arretez d',
     'arrete de',
@@ -900,6 +904,7 @@ export const fr: Lexicon = {
       'salon de massage',
     ],
     explicit: [
+      'couple ~1 cherche ~5 plan a trois',
       'je te prends vite fait',
       'je te prends ~3 dans ma caisse',
       'beau cul ~8 je te prends',
@@ -1864,6 +1869,14 @@ export const fr: Lexicon = {
       'grand remplacement',
     ],
     exclusion: [
+      'n embauchez jamais',
+      'n embauchez pas',
+      'n embauche jamais',
+      'ne louez pas a',
+      'ne louez jamais a',
+      'ne louez pas aux',
+      'ne louez jamais aux',
+      'jamais embaucher',
       'a la vaisselle',
       'fermer leur gueule',
       'se taire',

@@ -757,6 +757,9 @@ export const it: Lexicon = {
     'ricerca',
   ],
   notReporting: [
+    'fuori dal tribunale',
+    'all uscita dal tribunale',
+    'all uscita del tribunale',
     'altro che processo',
     'altro che tribunale',
     'altro che processi',
@@ -804,6 +807,7 @@ export const it: Lexicon = {
       'centro massaggi',
     ],
     explicit: [
+      'coppia ~1 cerca ~5 a tre',
       'me la sono trombata',
       'me lo sono trombato',
       'l ho trombata',
@@ -1671,6 +1675,13 @@ export const it: Lexicon = {
       'sostituzione etnica',
     ],
     exclusion: [
+      'non affittate',
+      'non affittare',
+      'mai affittare',
+      'non assumete',
+      'non assumere',
+      'mai assumere',
+      'non date casa',
       'stare zitte',
       'stare zitta',
       'devono tacere',

@@ -695,6 +695,9 @@ export const nl: Lexicon = {
     'de enquete',
   ],
   notReporting: [
+    'buiten de rechtbank',
+    'bij de uitgang van de rechtbank',
+    'voor de deur van de rechtbank',
     'naar de politie gaat',
     'naar de politie stapt',
     'naar de politie gaan',
@@ -735,6 +738,7 @@ export const nl: Lexicon = {
       'massagesalon',
     ],
     explicit: [
+      'stel zoekt ~5 trio',
       'je pijpen tot ~3 niet meer kan',
       'je neuken tot ~3 niet meer kan',
       'je likken tot ~3 niet meer kan',
@@ -1678,6 +1682,12 @@ export const nl: Lexicon = {
       'omvolkingsplan',
     ],
     exclusion: [
+      'verhuur nooit',
+      'verhuur niet',
+      'neem nooit',
+      'neem geen',
+      'huur geen',
+      'nooit ~2 aannemen',
       'terug naar hun eigen land',
       'terug naar hun land',
       'rot op naar je eigen land',

@@ -811,6 +811,10 @@ export const pt: Lexicon = {
     'levantamento',
   ],
   notReporting: [
+    'na saida do forum',
+    'na saida do tribunal',
+    'saindo do forum',
+    'saindo do tribunal',
     'na policia',
     'a policia',
     'me denunciar',
@@ -855,6 +859,7 @@ export const pt: Lexicon = {
       'clinica de massagem',
     ],
     explicit: [
+      'casal ~1 procura ~5 menage',
       'te como rapidinho',
       'eu te como',
       'vou te comer',
@@ -1208,6 +1213,8 @@ export const pt: Lexicon = {
       'acredita $',
     ],
     incitement: [
+      'bem feito para quem {r6attack}',
+      'bem feito pra quem {r6attack}',
       'mandou bem quem {r6attack}',
       'bem feito quem {r6attack}',
       'parabens a quem {r6attack}',
@@ -1842,6 +1849,12 @@ export const pt: Lexicon = {
       'estao nos invadindo',
     ],
     exclusion: [
+      'nunca contrate',
+      'nao contrate',
+      'nao contratem',
+      'nunca alugue',
+      'nao alugue',
+      'nao alugar para',
       'volta pra tua terra',
       'volta pra sua terra',
       'voltem pra sua terra',
