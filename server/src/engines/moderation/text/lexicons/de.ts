@@ -2303,6 +2303,10 @@ export const de: Lexicon = {
       'fruher hat man die',
     ],
     predicates: [
+      '{r6disabled} ~3 sollten ~3 nicht ~2 geboren werden',
+      '{r6disabled} ~3 dürften ~3 nicht ~2 geboren werden',
+      '{group} ~4 aufs geld aus',
+      '{group} ~4 nur ans geld',
       '{r6vice} ~4 {r6blood}',
       '{r6blood} ~3 {r6vice}',
       '{r6disabled} ~6 {r6sterilize}',

@@ -2377,6 +2377,9 @@ export const en: Lexicon = {
       'stop them by any means',
     ],
     predicates: [
+      '{group} ~4 only care about money',
+      '{group} ~4 only think about money',
+      '{group} ~4 only in it for the money',
       '{r6vice} ~4 {r6blood}',
       '{r6blood} ~3 {r6vice}',
       '{r6disabled} ~5 {r6sterile}',

@@ -1830,6 +1830,8 @@ export const es: Lexicon = {
       'no deberian haber nacido',
     ],
     predicates: [
+      '{group} ~4 solo piensan en el dinero',
+      '{group} ~4 solo les importa el dinero',
       '{r6vice} ~4 {r6blood}',
       '{r6blood} ~3 {r6vice}',
       '{r6disabled} ~4 {r6sterile}',

@@ -1941,6 +1941,10 @@ export const fr: Lexicon = {
       'n auraient jamais du naitre',
     ],
     predicates: [
+      '{r6disabled} ~3 ne devraient ~2 pas naitre',
+      '{r6disabled} ~3 ne devrait ~2 pas naitre',
+      '{group} ~4 ne pensent qu a l argent',
+      '{group} ~4 que pour l argent',
       '{r6vice} ~4 {r6blood}',
       '{r6blood} ~3 {r6vice}',
       '{r6sterile} ~3 {r6disabled}',

@@ -1739,6 +1739,9 @@ export const it: Lexicon = {
       'meglio se non nascessero',
     ],
     predicates: [
+      '{group} ~4 pensano solo ai soldi',
+      '{group} ~4 solo ai soldi',
+      '{group} ~4 pensano solo al denaro',
       '{r6vice} ~4 {r6blood}',
       '{r6blood} ~3 {r6vice}',
       '{r6disabled} ~5 {r6sterile}',

@@ -1924,6 +1924,8 @@ export const pt: Lexicon = {
       'deviam estar presos',
     ],
     predicates: [
+      '{group} ~4 so pensam em dinheiro',
+      '{group} ~4 so querem dinheiro',
       '{r6vice} ~4 {r6blood}',
       '{r6blood} ~3 {r6vice}',
       '{r6ape} ~3 voltar ~2 selva',
