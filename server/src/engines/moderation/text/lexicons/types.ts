@@ -5,7 +5,8 @@ import type { TextLanguage } from '../languages.js';
  * accents removed for alphabetic scripts). In spaced languages a term is one or more words;
  * `word*` matches any word starting with `word`, `*word` any word ending with it (German and Dutch
  * compounds). In Chinese and Japanese a term is a substring; a one-character term must also be a whole
- * word by Intl.Segmenter's boundaries.
+ * word by Intl.Segmenter's boundaries. `{num}` is any number in every language unless `classes.num` is
+ * defined.
  *
  * A term can also state a construction rather than fixed words: `{name}` stands for any term of the
  * word class `classes.name` (`{group}` is `hate.groups`), `~N` for up to N words of any kind (in zh/ja
@@ -15,7 +16,8 @@ import type { TextLanguage } from '../languages.js';
  * the threat but not "ich bringe dich um acht nach Hause", and `$` a clause boundary (a comma, a dash,
  * either end of the sentence): "you wo not make it to {tf} $" reads "you won't make it to Friday."
  * but not "... to Friday's meeting"; "$ der ~3 erschossen hat" reads a relative clause.
- * In zh/ja a trailing `$` ends the term at the end of a clause (punctuation or the end of the text):
+ * In zh/ja `!{name}` / `!word` is "not followed by" too (`砸烂!{body}`), a negation inside a `~N` gap
+ * negates the match as in spaced languages, and a trailing `$` ends the term at the end of a clause (punctuation or the end of the text):
  * `{group}は~4気持ち悪い~3$` reads "X are disgusting" but not "X dislike disgusting insects".
  */
 export interface Lexicon {
