@@ -458,7 +458,14 @@ describe('constructions: word classes and gaps', () => {
     expect(find('shoot him now', terms)).toHaveLength(1);
     expect(find('shoot his legs', terms)).toHaveLength(1); // "his" is not a body word
     expect(find('shoot legs first', terms)).toHaveLength(0);
-    expect(() => compileTerms(['砸烂 !{body}'], 'zh')).toThrow(/spaced languages/);
+    // zh/ja: a negative lookahead after the characters before it.
+    const zh = { body: compileTerms(['脑袋', '腿'], 'zh') };
+    const smash = compileTerms(['砸烂!{body}', '打断!桌'], 'zh', zh);
+    const at = (text: string) => findTerms(prepareSentence(text, 'zh'), smash).length;
+    expect(at('我要砸烂你')).toBe(1);
+    expect(at('砸烂脑袋')).toBe(0);
+    expect(at('我打断你')).toBe(1);
+    expect(at('打断桌子')).toBe(0);
     // In the lexicons: a time after "ich bringe dich um", an idiom after "matar".
     const violence = async (text: string) => (await scoreTextDetailed(text, 'violence')).score;
     expect(await violence('Ich bringe dich um acht nach Hause.')).toBeLessThan(0.5);
@@ -526,5 +533,54 @@ describe('construction rules in every language', () => {
     ['en', 'nsfw', 'DM me for the recipe and the photos of the cake.'],
   ] as const)('%s %s stays below the threshold: %s', async (_lang, policy, text) => {
     expect((await scoreTextDetailed(text, policy)).score).toBeLessThan(0.5);
+  });
+});
+
+describe('round 6 engine features', () => {
+  it('records a negation inside a zh/ja gap as a negation of the match, like in spaced languages', async () => {
+    const terms = compileTerms(['卖~3私密视频'], 'zh');
+    const [hit] = findTerms(prepareSentence('我卖的不是私密视频', 'zh'), terms);
+    expect(hit?.gaps).toEqual([[2, 5]]);
+    const sold = await scoreTextDetailed('我卖的不是私密视频', 'nsfw');
+    expect(sold.evidence.some((e) => e.negated)).toBe(true);
+    expect(sold.score).toBeLessThan(0.5);
+    expect((await scoreTextDetailed('我卖私密视频', 'nsfw')).score).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('reads {num} as any number in every language unless the lexicon defines the class', () => {
+    const fr = compileTerms(['{num} ~1 la demi heure'], 'fr');
+    const at = (text: string) => findTerms(prepareSentence(normalize(text, 'fr'), 'fr'), fr).length;
+    expect(at('80 euros la demi-heure')).toBe(1);
+    expect(at('quatre euros la demi-heure')).toBe(0);
+    const zh = compileTerms(['{num}元一次'], 'zh');
+    const zhAt = (text: string) => findTerms(prepareSentence(text, 'zh'), zh);
+    expect(zhAt('全套800元一次')).toEqual([expect.objectContaining({ start: 2, end: 8 })]);
+    expect(zhAt('几百元一次')).toHaveLength(0);
+  });
+
+  it('counts game names in Latin letters as play in every language, Cyrillic and Japanese included', async () => {
+    expect(
+      (await scoreTextDetailed('Я тебя убью, если ты вернёшься.', 'violence')).score,
+    ).toBeGreaterThanOrEqual(0.5);
+    const game = await scoreTextDetailed('В Fortnite я тебя убью, если ты вернёшься.', 'violence');
+    expect(game.score).toBeLessThan(0.5);
+    expect(game.evidence.some((e) => e.play === true)).toBe(true);
+    expect((await scoreTextDetailed('お前を殺す', 'violence')).score).toBeGreaterThanOrEqual(0.5);
+    expect((await scoreTextDetailed('次のPvPでお前を殺す', 'violence')).score).toBeLessThan(0.5);
+  });
+
+  it('drops a sexual word or a slur inside an ordinary phrase of the nsfw or hate benign list', async () => {
+    expect(
+      (await scoreTextDetailed('Blue tits and great tits nest in our garden.', 'nsfw')).score,
+    ).toBeLessThan(0.5);
+    expect((await scoreTextDetailed('Show me your tits.', 'nsfw')).score).toBeGreaterThanOrEqual(0.5);
+    expect((await scoreTextDetailed('The cock crowed at dawn on the farm.', 'nsfw')).score).toBeLessThan(0.5);
+    expect((await scoreTextDetailed('Suck my cock.', 'nsfw')).score).toBeGreaterThanOrEqual(0.5);
+    expect(
+      (await scoreTextDetailed('Zum Mittag gab es Zigeunerschnitzel mit Pommes.', 'hate')).score,
+    ).toBeLessThan(0.5);
+    expect((await scoreTextDetailed('Die Zigeuner klauen doch alle.', 'hate')).score).toBeGreaterThanOrEqual(
+      0.5,
+    );
   });
 });

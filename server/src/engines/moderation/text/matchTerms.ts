@@ -46,7 +46,7 @@ export interface TermMatch {
 /** Compiled word classes a term may refer to as `{name}`. */
 export type TermClasses = Readonly<Record<string, readonly CompiledTerm[]>>;
 
-const SLOT = /\{([a-z0-9_]+)\}|~(\d+)/g;
+const SLOT = /!\{([a-z0-9_]+)\}|!([^\s{}~!$]+)|\{([a-z0-9_]+)\}|~(\d+)/g;
 
 function classTerms(classes: TermClasses, name: string, source: string): readonly CompiledTerm[] {
   const terms = classes[name];
@@ -62,32 +62,50 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 const CLAUSE_END = '(?=[\\p{P}\\p{S}\\s]|$)';
 
+/** `{num}` in zh/ja: a number, in ASCII or full-width digits, with a decimal part. */
+const UNSPACED_NUM = '[0-9\uFF10-\uFF19]+(?:[.,][0-9\uFF10-\uFF19]+)?';
+
+function alternation(classes: TermClasses, name: string, source: string): string {
+  const alternatives = classTerms(classes, name, source)
+    .map((t) => t.substring.replace(/\s+/g, ''))
+    .filter(Boolean)
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegex);
+  return `(?:${alternatives.join('|')})`;
+}
+
 /**
- * zh/ja: `{class}` becomes an alternation of the class's substrings, `~N` up to N characters, a
+ * zh/ja: `{class}` becomes an alternation of the class's substrings (`{num}`, unless the lexicon
+ * defines it, a number), `!{class}` / `!word` "not followed by" (a negative lookahead), `~N` up to N
+ * characters (a capture group, so a negation the gap swallowed is found, as in spaced languages), a
  * trailing `$` the end of the clause.
  */
 function unspacedRegex(norm: string, classes: TermClasses, source: string): RegExp | undefined {
-  if (!/\{[a-z0-9_]+\}|~\d|\$$/.test(norm)) return undefined;
+  if (!/\{[a-z0-9_]+\}|~\d|\$$|!\S/.test(norm)) return undefined;
   const anchored = norm.endsWith('$');
   if (anchored) norm = norm.slice(0, -1);
   let pattern = '';
   let last = 0;
   for (const m of norm.matchAll(SLOT)) {
     pattern += escapeRegex(norm.slice(last, m.index).replace(/\s+/g, ''));
-    if (m[1]) {
-      const alternatives = classTerms(classes, m[1], source)
-        .map((t) => t.substring.replace(/\s+/g, ''))
-        .filter(Boolean)
-        .sort((a, b) => b.length - a.length)
-        .map(escapeRegex);
-      pattern += `(?:${alternatives.join('|')})`;
-    } else pattern += `.{0,${m[2]}}`;
+    if (m[1]) pattern += `(?!${alternation(classes, m[1], source)})`;
+    else if (m[2]) pattern += `(?!${escapeRegex(m[2])})`;
+    else if (m[3] === 'num' && !classes.num) pattern += UNSPACED_NUM;
+    else if (m[3]) pattern += alternation(classes, m[3], source);
+    else pattern += `(.{0,${m[4]}})`;
     last = m.index + m[0].length;
   }
   pattern += escapeRegex(norm.slice(last).replace(/\s+/g, ''));
   if (anchored) pattern += CLAUSE_END;
-  return new RegExp(pattern, 'gu');
+  return new RegExp(pattern, 'gud');
 }
+
+/** `{num}` in spaced languages, unless the lexicon defines its own: a word that starts with a digit. */
+const SPACED_NUM: readonly CompiledTerm[] = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'].map((d) => ({
+  source: `${d}*`,
+  words: [{ kind: 'prefix', text: d }],
+  substring: d,
+}));
 
 /**
  * Compiles lexicon terms. Besides plain words (`word`, `word*` prefix, `*word` suffix) a term may hold
@@ -103,19 +121,20 @@ export function compileTerms(
 ): CompiledTerm[] {
   return terms.map((source) => {
     const norm = normalize(source, lang).trim();
-    const words = norm
+    // zh/ja terms are matched as regular expressions; their words are not used.
+    const words = (isUnspaced(lang) ? '' : norm)
       .replace(/'/g, ' ')
       .split(/\s+/)
       .filter(Boolean)
       .map((w): WordPattern => {
         if (w === '$' && !isUnspaced(lang)) return { kind: 'end' };
         if (w.length > 1 && w.startsWith('!')) {
-          if (isUnspaced(lang)) throw new Error(`lexicon term "${source}": ! is for spaced languages`);
           const inner = /^!\{([a-z0-9_]+)\}$/.exec(w);
           const terms = inner ? classTerms(classes, inner[1]!, source) : compileTerms([w.slice(1)], lang);
           return { kind: 'not', terms };
         }
         const slot = /^\{([a-z0-9_]+)\}$/.exec(w);
+        if (slot?.[1] === 'num' && !classes.num) return { kind: 'class', name: 'num', terms: SPACED_NUM };
         if (slot) return { kind: 'class', name: slot[1]!, terms: classTerms(classes, slot[1]!, source) };
         const gap = /^~(\d+)$/.exec(w);
         if (gap) return { kind: 'gap', max: Number(gap[1]) };
@@ -313,12 +332,18 @@ function findUnspaced(sentence: PreparedSentence, terms: readonly CompiledTerm[]
       for (const m of sentence.text.matchAll(term.regex)) {
         if (!m[0]) continue;
         const end = m.index + m[0].length;
-        matches.push({
+        const match: TermMatch = {
           term: term.source,
           start: m.index,
           end,
           quoted: isQuoted(sentence.quotes, m.index, end),
-        });
+        };
+        // The `~N` gaps are the expression's only capture groups.
+        const gaps = (m.indices ?? [])
+          .slice(1)
+          .filter((g): g is [number, number] => g !== undefined && g[1] > g[0]);
+        if (gaps.length > 0) match.gaps = gaps;
+        matches.push(match);
       }
       continue;
     }

@@ -38,6 +38,7 @@ import type { ModerationPolicyName } from '../../types.js';
 import { identifyLanguages } from './languageId.js';
 import { isUnspaced, type TextLanguage } from './languages.js';
 import { LEXICONS } from './lexicons/index.js';
+import { LATIN_PLAY } from './lexicons/play.js';
 import type { Lexicon } from './lexicons/types.js';
 import {
   compileTerms,
@@ -98,6 +99,8 @@ interface CompiledLexicon {
   threatCues: CompiledTerm[];
   play: CompiledTerm[];
   benign: CompiledTerm[];
+  nsfwBenign: CompiledTerm[];
+  hateBenign: CompiledTerm[];
   slurs: CompiledTerm[];
   mention: CompiledTerm[];
   groups: CompiledTerm[];
@@ -152,8 +155,10 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       intent: t(lex.violence.intent),
       veiled: t(lex.violence.veiled),
       threatCues: t(lex.violence.cues ?? []),
-      play: t(lex.violence.play ?? []),
+      play: t([...(lex.violence.play ?? []), ...LATIN_PLAY]),
       benign: t(lex.violence.benign ?? []),
+      nsfwBenign: t(lex.nsfw.benign ?? []),
+      hateBenign: t(lex.hate.benign ?? []),
       slurs: t(lex.hate.slurs),
       mention: t(lex.hate.mention ?? []),
       groups: t(lex.hate.groups),
@@ -278,9 +283,18 @@ function scoreSentence(
   };
   const overlaps = (a: TermMatch, list: TermMatch[]) => list.some((b) => a.start < b.end && b.start < a.end);
 
+  // "blue tits", "faggots and peas", "Zigeunerschnitzel": a match inside an ordinary phrase of the
+  // policy's benign list is no evidence (looked up only when the list has terms).
+  const benignOf = (terms: CompiledTerm[]) => {
+    const found = terms.length > 0 ? findTerms(s, terms) : [];
+    return (m: TermMatch) => found.length > 0 && overlaps(m, found);
+  };
   if (policy === 'nsfw') {
-    const explicit = longestMatches(findTerms(s, c.nsfwExplicit));
-    const sexual = longestMatches(findTerms(s, c.nsfwSexual)).filter((m) => !overlaps(m, explicit));
+    const ordinary = benignOf(c.nsfwBenign);
+    const explicit = longestMatches(findTerms(s, c.nsfwExplicit)).filter((m) => !ordinary(m));
+    const sexual = longestMatches(findTerms(s, c.nsfwSexual)).filter(
+      (m) => !overlaps(m, explicit) && !ordinary(m),
+    );
     for (const m of explicit) add('nsfwExplicit', m);
     for (const m of sexual) add('nsfwSexual', m);
     const cues = longestMatches(findTerms(s, c.nsfwCues)).filter(
@@ -295,7 +309,7 @@ function scoreSentence(
         : [];
     for (const m of adCues) add('nsfwAdCue', m);
     for (const m of longestMatches(findTerms(s, c.nsfwListed)))
-      if (!overlaps(m, [...explicit, ...sexual, ...cues, ...adCues])) add('nsfwListed', m);
+      if (!overlaps(m, [...explicit, ...sexual, ...cues, ...adCues]) && !ordinary(m)) add('nsfwListed', m);
   } else if (policy === 'violence') {
     // "Kerzen anzünden", "burn calories": a violence match that overlaps an ordinary phrase is no
     // evidence ("in der Kirche Kerzen anzünden" holds both a place of worship and an arson verb).
@@ -313,12 +327,16 @@ function scoreSentence(
       if (!overlaps(m, incitement) && !ordinary(m)) add(intent ? 'violenceThreat' : 'violenceVerb', m);
     }
   } else {
-    for (const m of longestMatches(findTerms(s, c.slurs))) add('hateSlur', m);
+    const ordinary = benignOf(c.hateBenign);
+    for (const m of longestMatches(findTerms(s, c.slurs))) if (!ordinary(m)) add('hateSlur', m);
     const groups = longestMatches(findTerms(s, c.groups));
-    const dehumanizing = longestMatches(findTerms(s, c.dehumanizing)).filter((m) => !overlaps(m, groups));
+    const dehumanizing = longestMatches(findTerms(s, c.dehumanizing)).filter(
+      (m) => !overlaps(m, groups) && !ordinary(m),
+    );
     const hasGroup = groups.length > 0;
     for (const m of dehumanizing) add(hasGroup ? 'hateDehumanizingGroup' : 'hateDehumanizing', m);
-    for (const m of longestMatches(findTerms(s, c.predicates))) add('hateGroupPredicate', m);
+    for (const m of longestMatches(findTerms(s, c.predicates)))
+      if (!ordinary(m)) add('hateGroupPredicate', m);
     if (hasGroup) {
       for (const m of longestMatches(findTerms(s, c.exclusion))) add('hateExclusionGroup', m);
       const intent = findTerms(s, c.intent).length > 0;

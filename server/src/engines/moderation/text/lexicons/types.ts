@@ -5,7 +5,8 @@ import type { TextLanguage } from '../languages.js';
  * accents removed for alphabetic scripts). In spaced languages a term is one or more words;
  * `word*` matches any word starting with `word`, `*word` any word ending with it (German and Dutch
  * compounds). In Chinese and Japanese a term is a substring; a one-character term must also be a whole
- * word by Intl.Segmenter's boundaries.
+ * word by Intl.Segmenter's boundaries. `{num}` is any number in every language unless `classes.num` is
+ * defined.
  *
  * A term can also state a construction rather than fixed words: `{name}` stands for any term of the
  * word class `classes.name` (`{group}` is `hate.groups`), `~N` for up to N words of any kind (in zh/ja
@@ -15,7 +16,8 @@ import type { TextLanguage } from '../languages.js';
  * the threat but not "ich bringe dich um acht nach Hause", and `$` a clause boundary (a comma, a dash,
  * either end of the sentence): "you wo not make it to {tf} $" reads "you won't make it to Friday."
  * but not "... to Friday's meeting"; "$ der ~3 erschossen hat" reads a relative clause.
- * In zh/ja a trailing `$` ends the term at the end of a clause (punctuation or the end of the text):
+ * In zh/ja `!{name}` / `!word` is "not followed by" too (`砸烂!{body}`), a negation inside a `~N` gap
+ * negates the match as in spaced languages, and a trailing `$` ends the term at the end of a clause (punctuation or the end of the text):
  * `{group}は~4気持ち悪い~3$` reads "X are disgusting" but not "X dislike disgusting insects".
  */
 export interface Lexicon {
@@ -68,6 +70,11 @@ export interface Lexicon {
      * threshold, and four of them with a weak cue still do not).
      */
     adCues?: string[];
+    /**
+     * Ordinary phrases built on a sexual word: a bird ("blue tits"), a farm ("the cock crowed"). A
+     * sexual match that overlaps one of them is not evidence.
+     */
+    benign?: string[];
   };
   violence: {
     /** Threats, incitement and graphic violence that need no context (0.9). */
@@ -92,7 +99,9 @@ export interface Lexicon {
     /**
      * Play: a workout, a video game, a board game. A threat in such a sentence, or next to one, is
      * banter ("je vais te faire souffrir: 50 burpees", "in der nächsten Runde bist du tot"): its
-     * violence evidence is damped like a report.
+     * violence evidence is damped like a report. Game names written in Latin letters (Fortnite, PvP,
+     * respawn) count for every language (lexicons/play.ts); list here the language's own words for a
+     * game, a round, a match, a workout.
      */
     play?: string[];
     /**
@@ -122,5 +131,10 @@ export interface Lexicon {
      * themselves, such as `{group} are ~2 {crime}` (0.9).
      */
     predicates: string[];
+    /**
+     * Ordinary phrases that hold a slur's letters: a dish ("faggots and peas", "Zigeunerschnitzel"), a
+     * history lesson. A hate match that overlaps one of them is not evidence.
+     */
+    benign?: string[];
   };
 }
