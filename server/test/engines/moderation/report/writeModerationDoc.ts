@@ -3,7 +3,7 @@
  * `<!-- name:end -->` markers; the prose around them is hand-written):
  *   - text-accuracy: precision and recall per language and per policy on the sentence sets in
  *     test/fixtures/moderation (development, held-out, and the blind sets text-blind-2.json to
- *     text-blind-5.json (all now spent) and text-blind-6.json when present;
+ *     text-blind-6.json (all now spent) and text-blind-7.json when present;
  *     skipped when absent), with every error on them;
  *   - image-models: the three nsfwjs models on the ordinary photos (load time, latency, top class,
  *     scores), the measurement the default model was chosen by;
@@ -103,9 +103,17 @@ const SETS: SentenceSet[] = [
   },
   {
     file: 'text-blind-6.json',
-    name: 'Sixth blind set',
+    name: 'Sixth blind set, spent',
     about:
-      'written by two more annotators (six languages each) who never saw the lexicons, the engine or the other sets (576 sentences: 8 violations and 8 ordinary sentences per language and policy), kept outside the repository until round 5 was done and never used to change a rule; the authors of round 5 were told not to look for it. Measured once before round 5 at 54% recall / 94% precision (nsfw 52%, violence 42%, hate 69%; 10 false flags); the figures below are after round 5: the honest estimate',
+      'written by two more annotators (six languages each) who never saw the lexicons, the engine or the other sets (576 sentences: 8 violations and 8 ordinary sentences per language and policy), kept outside the repository until round 5 was done. Recall / precision measured once before round 5 at 54% / 94% and once after it at 70% / 97% (nsfw 67%, violence 63%, hate 80%; 6 false flags). Round 6 then read its errors, so the figures below say only that the rules cover it; the seventh blind set measures round 6',
+    listErrors: true,
+    optional: true,
+  },
+  {
+    file: 'text-blind-7.json',
+    name: 'Seventh blind set',
+    about:
+      'written by two more annotators (six languages each, paired differently from the sixth) who never saw the lexicons, the engine or the other sets (576 sentences, same shape), kept outside the repository until round 6 was done and never used to change a rule. Measured once before round 6 at 62% recall / 95% precision (nsfw 56%, violence 48%, hate 82%; 9 false flags); the figures below are after round 6: the honest estimate',
     listErrors: true,
     optional: true,
   },
