@@ -246,7 +246,6 @@ function scoreSentence(
   policy: ModerationPolicyName,
   original: string,
   candidates: readonly CompiledLexicon[] = [],
-  play = false,
 ): TextEvidence[] {
   const evidence: TextEvidence[] = [];
   const context = contextLexicons(c, candidates);
@@ -267,8 +266,7 @@ function scoreSentence(
     if (negated) weight *= TEXT_DAMPING.negated;
     if (m.quoted) weight *= TEXT_DAMPING.quoted;
     if (reporting) weight *= TEXT_DAMPING.reporting;
-    if (play) weight *= TEXT_DAMPING.play;
-    const e: TextEvidence = {
+    evidence.push({
       lang: c.lex.lang,
       sentence: original,
       rule,
@@ -277,9 +275,7 @@ function scoreSentence(
       negated,
       quoted: m.quoted,
       reporting,
-    };
-    if (play) e.play = true;
-    evidence.push(e);
+    });
   };
   const overlaps = (a: TermMatch, list: TermMatch[]) => list.some((b) => a.start < b.end && b.start < a.end);
 
@@ -313,8 +309,7 @@ function scoreSentence(
   } else if (policy === 'violence') {
     // "Kerzen anzünden", "burn calories": a violence match that overlaps an ordinary phrase is no
     // evidence ("in der Kirche Kerzen anzünden" holds both a place of worship and an arson verb).
-    const benign = c.benign.length > 0 ? findTerms(s, c.benign) : [];
-    const ordinary = (m: TermMatch) => benign.some((b) => b.start < m.end && m.start < b.end);
+    const ordinary = benignOf(c.benign);
     const incitement = longestMatches(findTerms(s, c.incitement)).filter((m) => !ordinary(m));
     for (const m of incitement) add('violenceIncitement', m);
     const veiled = longestMatches(findTerms(s, c.veiled)).filter((m) => !overlaps(m, incitement));
@@ -422,7 +417,7 @@ export function scoreTextWithLanguages(
         context.length > 0 &&
         (isPlay(i - 1) || isPlay(i) || isPlay(i + 1))
       )
-        evidence = scoreSentence(prepared, c, policy, original, candidates, true);
+        evidence = evidence.map((e) => ({ ...e, weight: e.weight * TEXT_DAMPING.play, play: true }));
       all.push(...evidence);
       raw = Math.max(raw, sentenceScore(evidence));
       // Veiled and weak threat cues of two neighbouring sentences count together.
