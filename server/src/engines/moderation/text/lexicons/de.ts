@@ -585,7 +585,6 @@ export const de: Lexicon = {
       'verdient eine medaille',
       'ein patriot',
     ],
-    num: ['0*', '1*', '2*', '3*', '4*', '5*', '6*', '7*', '8*', '9*'],
     wall: ['die wand', 'die tur', 'den tisch', 'das auto', 'das fenster', 'die mauer', 'den kuhlschrank'],
     dehurt: [
       'verprugeln',

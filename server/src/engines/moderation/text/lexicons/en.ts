@@ -686,7 +686,6 @@ export const en: Lexicon = {
       'a true hero',
       'a real hero',
     ],
-    num: ['0*', '1*', '2*', '3*', '4*', '5*', '6*', '7*', '8*', '9*'],
     wall: [
       'the wall',
       'a wall',

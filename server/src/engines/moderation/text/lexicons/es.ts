@@ -516,7 +516,6 @@ export const es: Lexicon = {
       'se merece una medalla',
       'se merece un monumento',
     ],
-    num: ['0*', '1*', '2*', '3*', '4*', '5*', '6*', '7*', '8*', '9*'],
     wall: ['la pared', 'la puerta', 'la mesa', 'el coche', 'la ventana', 'el muro', 'la encimera'],
     armases: ['palos', 'bates', 'cuchillos', 'navajas', 'barras de hierro', 'machetes', 'piedras', 'cadenas'],
     eshurtinf: [

@@ -561,7 +561,6 @@ export const fr: Lexicon = {
       'merite une medaille',
       'merite une statue',
     ],
-    num: ['0*', '1*', '2*', '3*', '4*', '5*', '6*', '7*', '8*', '9*'],
     wall: [
       'le mur',
       'la porte',

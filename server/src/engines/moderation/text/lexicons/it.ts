@@ -453,7 +453,6 @@ export const it: Lexicon = {
       'merita una medaglia',
       'merita un monumento',
     ],
-    num: ['0*', '1*', '2*', '3*', '4*', '5*', '6*', '7*', '8*', '9*'],
     wall: ['il muro', 'la parete', 'la porta', 'il tavolo', 'la macchina', 'la finestra'],
     armi: [
       'le spranghe',

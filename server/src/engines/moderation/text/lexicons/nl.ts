@@ -414,7 +414,6 @@ export const nl: Lexicon = {
       'overhoop schieten',
       'opknopen aan',
     ],
-    num: ['0*', '1*', '2*', '3*', '4*', '5*', '6*', '7*', '8*', '9*'],
     wall: ['de muur', 'de deur', 'de tafel', 'het aanrecht', 'de auto', 'het raam', 'de kast'],
     wapensnl: [
       'knuppels',

@@ -515,7 +515,6 @@ export const pt: Lexicon = {
       'patriota',
       'fez o que tinha que ser feito',
     ],
-    num: ['0*', '1*', '2*', '3*', '4*', '5*', '6*', '7*', '8*', '9*'],
     wall: ['a parede', 'a porta', 'a mesa', 'o carro', 'a janela', 'o muro'],
     armaspt: [
       'pedacos de pau',
