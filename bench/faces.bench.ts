@@ -27,6 +27,7 @@ import { human } from '../server/src/engines/faces/human.js';
 import { readRgb } from '../server/src/engines/faces/readRgb.js';
 import { loadSourceFace } from '../server/src/engines/faces/sourceFace.js';
 import { swapFrame } from '../server/src/engines/faces/swapFrame.js';
+import { countDetectorRuns } from '../server/src/testing/countDetectorRuns.js';
 import { ffmpeg, ffmpegBinary, probe } from '../server/src/media/ffmpeg.js';
 import { percentile, time as timeRuns } from './lib/timing.js';
 import { writeSection } from './lib/benchDoc.js';
@@ -108,18 +109,7 @@ async function main() {
     // Detector runs per picture (deterministic, unlike the times): counted on this thread's detector.
     const detectorRuns = async (path: string, tiles: boolean | 'always') => {
       const image = await readRgb(path);
-      const detectOnce = h.detect.bind(h);
-      let runs = 0;
-      h.detect = (...args: Parameters<typeof h.detect>) => {
-        runs++;
-        return detectOnce(...args);
-      };
-      try {
-        await findFaces(image, { tiles });
-      } finally {
-        h.detect = detectOnce;
-      }
-      return runs;
+      return (await countDetectorRuns(() => findFaces(image, { tiles }))).runs;
     };
     const small = {
       group: await time(() => detectFaces(smallGroup)),

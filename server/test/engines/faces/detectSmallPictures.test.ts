@@ -6,14 +6,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectFaces, warmUpFaces } from '../../../src/engines/faces/index.js';
 import type { DetectedFace } from '../../../src/engines/types.js';
-import { fixture } from './fixtures.js';
-
-const MODERATION = fileURLToPath(new URL('../../../../test/fixtures/moderation/', import.meta.url));
+import { fixture, MODERATION_FIXTURES, NO_FACE_PHOTOS } from './fixtures.js';
 
 let dir: string;
 let made = 0;
@@ -71,7 +68,7 @@ function expectAround(face: DetectedFace, known: KnownFace, width: number, heigh
 
 describe('detectFaces on small pictures', () => {
   it('finds all three faces of the 512x217 group composite, largest first, each around its real face', async () => {
-    const path = join(MODERATION, 'group-composite.jpg');
+    const path = join(MODERATION_FIXTURES, 'group-composite.jpg');
     const { width, height } = await sharp(path).metadata();
     expect([width, height]).toEqual([512, 217]);
     const faces = await detectFaces(path);
@@ -125,15 +122,7 @@ describe('detectFaces on small pictures', () => {
     120_000,
   );
 
-  const NO_FACE = [
-    fixture('no-face-rocket.jpg'),
-    fixture('no-face-coffee.jpg'),
-    fixture('no-face-cat.jpg'),
-    ...['rocket.jpg', 'chelsea-cat.jpg', 'coffee.jpg', 'brick-wall.jpg', 'dandelions.jpg'].map(
-      (name) => MODERATION + name,
-    ),
-  ];
-  it.each(NO_FACE.map((path) => [path.split('/').at(-1)!, path]))(
+  it.each(NO_FACE_PHOTOS.map((path) => [path.split('/').at(-1)!, path]))(
     'finds no face in %s, at its own size and shrunk to 160-600 px',
     async (_name, path) => {
       const { width, height } = await sharp(path).metadata();

@@ -8,16 +8,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFaces } from '../../../src/engines/faces/findFaces.js';
-import { human } from '../../../src/engines/faces/human.js';
 import { detectFaces, warmUpFaces } from '../../../src/engines/faces/index.js';
 import { readRgb } from '../../../src/engines/faces/readRgb.js';
-import { fixture } from './fixtures.js';
-
-const MODERATION = fileURLToPath(new URL('../../../../test/fixtures/moderation/', import.meta.url));
+import { countDetectorRuns } from '../../../src/testing/countDetectorRuns.js';
+import { fixture, MODERATION_FIXTURES, NO_FACE_PHOTOS } from './fixtures.js';
 
 let dir: string;
 let made = 0;
@@ -44,20 +41,9 @@ async function resized(path: string, width: number): Promise<{ path: string; hei
 
 /** Detector calls one findFaces makes on the picture (counted on this thread's detector). */
 async function detectorRuns(path: string): Promise<{ runs: number; faces: number }> {
-  const h = await human();
   const image = await readRgb(path);
-  const detectOnce = h.detect.bind(h);
-  let runs = 0;
-  h.detect = (...args: Parameters<typeof h.detect>) => {
-    runs++;
-    return detectOnce(...args);
-  };
-  try {
-    const faces = await findFaces(image);
-    return { runs, faces: faces.length };
-  } finally {
-    h.detect = detectOnce;
-  }
+  const { result, runs } = await countDetectorRuns(() => findFaces(image));
+  return { runs, faces: result.length };
 }
 
 describe('detectFaces decides the tile pass by what the whole picture shows', () => {
@@ -91,7 +77,10 @@ describe('detectFaces decides the tile pass by what the whole picture shows', ()
   ])(
     'searches %s at %i px wide with one detector run',
     async (file, width) => {
-      const picture = await resized(file.startsWith('grace') ? MODERATION + file : fixture(file), width);
+      const picture = await resized(
+        file.startsWith('grace') ? MODERATION_FIXTURES + file : fixture(file),
+        width,
+      );
       expect(await detectorRuns(picture.path)).toEqual({ runs: 1, faces: 1 });
     },
     120_000,
@@ -104,15 +93,7 @@ describe('detectFaces decides the tile pass by what the whole picture shows', ()
     expect(runs).toBeGreaterThan(1);
   }, 120_000);
 
-  const NO_FACE = [
-    fixture('no-face-rocket.jpg'),
-    fixture('no-face-coffee.jpg'),
-    fixture('no-face-cat.jpg'),
-    ...['rocket.jpg', 'chelsea-cat.jpg', 'coffee.jpg', 'brick-wall.jpg', 'dandelions.jpg'].map(
-      (name) => MODERATION + name,
-    ),
-  ];
-  it.each(NO_FACE.map((path) => [path.split('/').at(-1)!, path]))(
+  it.each(NO_FACE_PHOTOS.map((path) => [path.split('/').at(-1)!, path]))(
     'finds no face in %s enlarged to 960, 1100, 1200 and 1600 px wide',
     async (_name, path) => {
       const found: string[] = [];

@@ -7,6 +7,20 @@ import { detectFaces, warmUpFaces } from '../../../src/engines/faces/index.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../../../test/fixtures/faces/', import.meta.url));
 export const fixture = (name: string): string => FIXTURES + name;
+/** The moderation fixtures: ordinary photos (rocket, cat, coffee...) and the small group composite. */
+export const MODERATION_FIXTURES = fileURLToPath(
+  new URL('../../../../test/fixtures/moderation/', import.meta.url),
+);
+
+/** Photos with no person in them: the faces fixtures' own and the moderation fixtures' ordinary photos. */
+export const NO_FACE_PHOTOS: readonly string[] = [
+  fixture('no-face-rocket.jpg'),
+  fixture('no-face-coffee.jpg'),
+  fixture('no-face-cat.jpg'),
+  ...['rocket.jpg', 'chelsea-cat.jpg', 'coffee.jpg', 'brick-wall.jpg', 'dandelions.jpg'].map(
+    (name) => MODERATION_FIXTURES + name,
+  ),
+];
 
 export interface Raw {
   data: Buffer;
