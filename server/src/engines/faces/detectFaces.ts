@@ -14,7 +14,8 @@ export const detectFaces: DetectFaces = async (imagePath, signal) => {
     throw new EngineError('source_image could not be decoded as an image (jpg, png, webp or gif)');
   }
   signal?.throwIfAborted();
-  const faces = await findFaces(image);
+  // Detection answers crops of the boxes: no landmarks needed for faces found only in tiles.
+  const faces = await findFaces(image, { landmarks: false });
   const detected: DetectedFace[] = [];
   for (const face of faces) {
     signal?.throwIfAborted();

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFaces } from '../../../src/engines/faces/findFaces.js';
+import { findFaces, type FindFacesOptions } from '../../../src/engines/faces/findFaces.js';
 import { detectFaces, warmUpFaces } from '../../../src/engines/faces/index.js';
 import { readRgb } from '../../../src/engines/faces/readRgb.js';
 import { countDetectorRuns } from '../../../src/testing/countDetectorRuns.js';
@@ -40,10 +40,14 @@ async function resized(path: string, width: number): Promise<{ path: string; hei
 }
 
 /** Detector calls one findFaces makes on the picture (counted on this thread's detector). */
-async function detectorRuns(path: string): Promise<{ runs: number; faces: number }> {
+async function detectorRuns(
+  path: string,
+  options: FindFacesOptions = {},
+): Promise<{ runs: number; faces: number; centres: number[] }> {
   const image = await readRgb(path);
-  const { result, runs } = await countDetectorRuns(() => findFaces(image));
-  return { runs, faces: result.length };
+  const { result, runs } = await countDetectorRuns(() => findFaces(image, options));
+  const centres = result.map((f) => (f.box.x + f.box.width / 2) / image.width).sort((a, b) => a - b);
+  return { runs, faces: result.length, centres };
 }
 
 describe('detectFaces decides the tile pass by what the whole picture shows', () => {
@@ -67,7 +71,7 @@ describe('detectFaces decides the tile pass by what the whole picture shows', ()
   it('searches a 1 MP portrait with one detector run', async () => {
     const picture = join(dir, 'portrait-1mp.jpg');
     await sharp(fixture('portrait-hopper.jpg')).resize(925, 1084).jpeg({ quality: 90 }).toFile(picture);
-    expect(await detectorRuns(picture)).toEqual({ runs: 1, faces: 1 });
+    expect(await detectorRuns(picture)).toMatchObject({ runs: 1, faces: 1 });
   }, 120_000);
 
   it.each([
@@ -81,7 +85,7 @@ describe('detectFaces decides the tile pass by what the whole picture shows', ()
         file.startsWith('grace') ? MODERATION_FIXTURES + file : fixture(file),
         width,
       );
-      expect(await detectorRuns(picture.path)).toEqual({ runs: 1, faces: 1 });
+      expect(await detectorRuns(picture.path)).toMatchObject({ runs: 1, faces: 1 });
     },
     120_000,
   );
@@ -91,6 +95,18 @@ describe('detectFaces decides the tile pass by what the whole picture shows', ()
     const { runs, faces } = await detectorRuns(picture.path);
     expect(faces).toBe(3);
     expect(runs).toBeGreaterThan(1);
+  }, 120_000);
+
+  it('spends no landmark run on tiles when only boxes are wanted (detection): same faces, one run less', async () => {
+    // The 1 MP group: the whole picture shows two faces, a tile the third; a swap needs its landmarks
+    // (a second run of that tile), detection alone does not.
+    const picture = join(dir, 'group-1mp.jpg');
+    await sharp(fixture('group-three.jpg')).resize(1540, 652).jpeg({ quality: 90 }).toFile(picture);
+    const forSwap = await detectorRuns(picture);
+    const forDetect = await detectorRuns(picture, { landmarks: false });
+    expect(forSwap).toMatchObject({ runs: 5, faces: 3 });
+    expect(forDetect).toMatchObject({ runs: 4, faces: 3 });
+    forDetect.centres.forEach((c, i) => expect(Math.abs(c - forSwap.centres[i]!)).toBeLessThan(0.01));
   }, 120_000);
 
   it.each(NO_FACE_PHOTOS.map((path) => [path.split('/').at(-1)!, path]))(
