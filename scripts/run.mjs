@@ -5,6 +5,7 @@
  *   npm test    install, build, lint, run every test suite, print `N passed, M failed`
  *   npm run bench   install, build, run every benchmark in bench/ (figures go to docs/benchmarks.md)
  *   npm run admin -- <args>   the server's operator CLI
+ *   npm run build   install and build every package (what start and test do first)
  * pnpm is taken from the root package.json "packageManager" field through `npx -y pnpm@<version>`
  * (corepack is not relied on: its download fails signature checks on some registries).
  */
@@ -144,7 +145,11 @@ async function admin() {
   process.exit(await sh('node', ['server/dist/admin/cli.js', ...rest]));
 }
 
-const commands = { test, start, bench, admin };
+async function build() {
+  await installAndBuild();
+}
+
+const commands = { test, start, bench, admin, build };
 if (!commands[command]) {
   console.error(`usage: node scripts/run.mjs <${Object.keys(commands).join('|')}> [args]`);
   process.exit(2);
