@@ -13,6 +13,8 @@
  * | nsfw     | plain ad cue (price per hour, new in town, text only)           | 0.10   |
  * | violence | threat, incitement or graphic violence phrase                   | 0.90   |
  * | violence | violent verb with first-person intent or a call to act          | 0.85   |
+ * | violence | depiction or graphic description ("a photo of a man being      | 0.70   |
+ * |          | strangled", "stabbed to death, blood everywhere")               |        |
  * | violence | violent verb alone (news: "two people were killed")             | 0.20   |
  * | violence | veiled threat cue (watch your back; two in a sentence: 0.70)    | 0.45   |
  * | violence | weak threat cue (or else, think carefully; with a veiled: 0.59) | 0.25   |
@@ -60,6 +62,7 @@ export const TEXT_WEIGHTS = {
   violenceIncitement: 0.9,
   violenceThreat: 0.85,
   violenceVerb: 0.2,
+  violenceGraphic: 0.7,
   violenceVeiled: 0.45,
   violenceCue: 0.25,
   hateSlur: 0.85,
@@ -96,6 +99,7 @@ interface CompiledLexicon {
   verbs: CompiledTerm[];
   intent: CompiledTerm[];
   veiled: CompiledTerm[];
+  graphic: CompiledTerm[];
   threatCues: CompiledTerm[];
   play: CompiledTerm[];
   benign: CompiledTerm[];
@@ -154,6 +158,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       verbs: t(lex.violence.verbs),
       intent: t(lex.violence.intent),
       veiled: t(lex.violence.veiled),
+      graphic: t(lex.violence.graphic ?? []),
       threatCues: t(lex.violence.cues ?? []),
       play: t([...(lex.violence.play ?? []), ...LATIN_PLAY]),
       benign: t(lex.violence.benign ?? []),
@@ -314,6 +319,10 @@ function scoreSentence(
     for (const m of incitement) add('violenceIncitement', m);
     const veiled = longestMatches(findTerms(s, c.veiled)).filter((m) => !overlaps(m, incitement));
     for (const m of veiled) add('violenceVeiled', m);
+    // A picture of a person being hurt, or a killing told with its gore: described, not reported (a
+    // report is damped like any other).
+    for (const m of longestMatches(findTerms(s, c.graphic)))
+      if (!overlaps(m, incitement) && !ordinary(m)) add('violenceGraphic', m);
     if (c.threatCues.length > 0)
       for (const m of longestMatches(findTerms(s, c.threatCues)))
         if (!overlaps(m, [...incitement, ...veiled])) add('violenceCue', m);

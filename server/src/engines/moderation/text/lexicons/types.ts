@@ -90,6 +90,14 @@ export interface Lexicon {
      */
     veiled: string[];
     /**
+     * Violence against a person shown or told graphically, not threatened (0.7): a request for or a
+     * caption of a picture of a person being hurt ("a photo of a soldier strangling a prisoner",
+     * "draw a man being stabbed"), or a violent act with its gore ("stabbed to death, blood
+     * everywhere", "shot in the head, brains on the wall"). A news report of the same is damped by its
+     * reporting words like any other evidence.
+     */
+    graphic?: string[];
+    /**
      * Weaker pieces of a veiled threat, ordinary even in pairs: an ultimatum ("keep talking and", "or
      * else", "one more message and"), "think carefully", the reader's wife or children named (0.25
      * each; one beside a veiled cue, or three, make a violation). Veiled cues and these count together
