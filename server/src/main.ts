@@ -58,11 +58,24 @@ async function main() {
   const poolSize = (flags.api ? 10 : 0) + (flags.worker ? config.workerConcurrency + 4 : 0);
   const pool = createPool(db.url, Math.max(4, poolSize));
   const cleanups: Array<() => Promise<unknown>> = [];
+  let dbClosed = false;
   const closeDb = async () => {
     await pool.end().catch(() => undefined);
     await db.embedded?.stop();
+    dbClosed = true;
   };
   onStartFailure = closeDb;
+  // However this process ends (a second Ctrl-C, an uncaught error), the embedded PostgreSQL is not left
+  // running: a fast shutdown (SIGINT) is asked for synchronously; after a graceful stop it is gone.
+  process.once('exit', () => {
+    const pid = db.embedded?.pid;
+    if (dbClosed || pid === undefined) return;
+    try {
+      process.kill(pid, 'SIGINT');
+    } catch {
+      // already stopped
+    }
+  });
   try {
     await migrate(pool, (l) => log.info(l));
   } catch (err) {
@@ -130,13 +143,17 @@ async function main() {
   let worker: WorkerHandle | undefined;
   if (flags.worker) worker = await startWorker(ctx);
 
-  let shuttingDown = false;
+  let shutdownStarted: number | undefined;
   const shutdown = async (signal: string) => {
-    if (shuttingDown) {
+    if (shutdownStarted !== undefined) {
+      // One Ctrl-C reaches this process up to three times at once: from the terminal (the whole
+      // process group) and forwarded by npm and by scripts/run.mjs. Only a signal well after the first
+      // is someone asking again.
+      if (Date.now() - shutdownStarted < REPEATED_SIGNAL_MS) return;
       log.warn(`${signal} again: exiting now`);
-      process.exit(1);
+      process.exit(1); // the exit hook below still stops the embedded PostgreSQL
     }
-    shuttingDown = true;
+    shutdownStarted = Date.now();
     log.info(`${signal}: shutting down`);
     const closing = server
       ? new Promise<void>((resolve) => {
@@ -175,6 +192,9 @@ async function main() {
   process.stdout.write(lines.join('\n') + '\n');
   onStartFailure = undefined;
 }
+
+/** A signal this soon after the first is the same Ctrl-C delivered again, not a second request. */
+const REPEATED_SIGNAL_MS = 2000;
 
 /** Undoes what a failed start already did (stops the embedded PostgreSQL). */
 let onStartFailure: (() => Promise<void>) | undefined;

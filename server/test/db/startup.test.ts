@@ -1,7 +1,8 @@
 /**
  * Starting `node server/dist/main.js` with no DATABASE_URL: the embedded PostgreSQL (as root it runs
  * as the postgres user, relocated out of a directory that user cannot enter), the development
- * account and its key printed on every start, a graceful SIGTERM, recovery from an orphan postgres
+ * account and its key printed on every start, a graceful SIGTERM, one graceful stop for a Ctrl-C that
+ * arrives three times, recovery from an orphan postgres
  * left by a killed server, and clear messages for a taken port or a data dir already in use.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -103,6 +104,19 @@ describe('zero-setup start on the embedded PostgreSQL', () => {
     expect(b.apiKey).toBe(a.apiKey);
     second.child.kill('SIGTERM');
     expect(await second.exit).toBe(0);
+  }, 240_000);
+
+  it('Ctrl-C: one SIGINT delivered three times at once (terminal, npm, scripts/run.mjs) is one graceful stop', async () => {
+    const env = { MEDIAGEN_DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1' };
+    const s = start(env);
+    await started(s);
+    const pid = postmasterPid(dataDir);
+    for (let i = 0; i < 3; i++) s.child.kill('SIGINT');
+    expect(await s.exit).toBe(0);
+    expect(s.out()).toMatch(/SIGINT: shutting down/);
+    expect(s.out()).not.toMatch(/again: exiting now/);
+    expect(s.out()).toMatch(/stopped/);
+    expect(alive(pid)).toBe(false);
   }, 240_000);
 
   it('a postgres orphaned by a killed server is recovered on the next start', async () => {
