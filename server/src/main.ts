@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ensureDevAccount } from './accounts/devAccount.js';
 import { API_PREFIX, createApp } from './api/app.js';
+import { answerClientErrors } from './api/clientError.js';
 import { GenerationEvents } from './api/generationEvents.js';
 import { WARM_UP_RETRY_MS, type Readiness } from './api/routes/health.js';
 import { CatalogError, loadCatalog } from './catalog/catalog.js';
@@ -96,6 +97,7 @@ async function main() {
   if (flags.api) {
     server = createServer();
     server.keepAliveTimeout = 65_000;
+    answerClientErrors(server);
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(config.port, config.host, () => resolve());

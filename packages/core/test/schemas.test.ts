@@ -252,6 +252,21 @@ describe('http(s) media URLs only', () => {
   it('refuses non-strings', () => {
     expect(HttpUrl.safeParse(42).success).toBe(false);
   });
+  it('refuses text PostgreSQL cannot store (NUL, unpaired surrogates), naming the field', () => {
+    for (const bad of ['a\u0000b', 'lone \ud800 high', 'lone \udc00 low', 'end \ud83d']) {
+      expect(message(TextToImageParams.safeParse({ prompt: bad }))).toBe(
+        'prompt: must not contain NUL (\\u0000) characters or unpaired UTF-16 surrogates',
+      );
+      expect(message(ImageToImageParams.safeParse({ prompt: 'x', image: `${URL_OK}?q=${bad}` }))).toMatch(
+        /^image: must not contain NUL/,
+      );
+      expect(message(TextToSpeechParams.safeParse({ prompt: 'x', voice: bad }))).toMatch(
+        /^voice: must not contain NUL/,
+      );
+    }
+    // A paired surrogate (an emoji) and other control characters are ordinary text.
+    expect(TextToImageParams.safeParse({ prompt: 'a cat \ud83d\ude00 \u0001\u001b[31m' }).success).toBe(true);
+  });
   it('face swap and detect bodies use it', () => {
     expect(DetectFacesRequest.safeParse({ source_image: URL_OK }).success).toBe(true);
     expect(message(DetectFacesRequest.safeParse({}))).toBe('source_image: is required');

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../dist/testing/index.js';
 import { call, expectError, startServer } from '../helpers.js';
@@ -24,6 +25,30 @@ describe('errors in the envelope', () => {
       'VALIDATION_ERROR',
     );
     expect(msg).toMatch(/1048576 bytes/);
+    expect((await call(srv, 'GET', '/models', { key: srv.apiKey })).status).toBe(200);
+  });
+
+  it('headers over the HTTP parser limit and bytes that are not HTTP get the envelope too, and the server keeps serving', async () => {
+    const long = await call(srv, 'POST', '/moderation', {
+      body: { text: 'x' },
+      headers: { authorization: `Bearer ${'k'.repeat(20_000)}` },
+    });
+    expect(expectError(long, 400, 'VALIDATION_ERROR')).toMatch(/headers are too large.*16384 bytes/);
+    const { hostname, port } = new URL(srv.baseUrl);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write('\u0001\u0002 not http at all\r\n\r\n'),
+      );
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({
+      success: false,
+      error: { code: 'VALIDATION_ERROR', message: 'malformed HTTP request' },
+    });
     expect((await call(srv, 'GET', '/models', { key: srv.apiKey })).status).toBe(200);
   });
 

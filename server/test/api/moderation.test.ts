@@ -3,6 +3,8 @@
  * video, and billing: 10 free calls, then 1 cent per 10 calls charged on the call completing the
  * batch, 402 uncounted when it cannot be paid, failed calls never counted, exact under concurrency.
  */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModerationResult } from '@mediagen/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +86,38 @@ describe('moderation: validation (400, nothing counted)', () => {
     expect(
       expectError(await moderate({ video_url: files.url('scene.jpg') }, a.apiKey), 400, 'VALIDATION_ERROR'),
     ).toMatch(/video_url/);
+    expect((await accountView(srv, a.accountId)).moderation_calls).toBe(0);
+  });
+
+  it('a corrupt or truncated image or video is a 400 naming the field, without our temp paths, and not counted', async () => {
+    const a = await srv.createAccount(1);
+    const dir = await mkdtemp(join(tmpdir(), 'mediagen-corrupt-'));
+    const png = await readFile(join(FIXTURES, 'media', 'portrait.png'));
+    const mp4 = await readFile(join(FIXTURES, 'media', 'clip.mp4'));
+    await writeFile(join(dir, 'truncated.png'), png.subarray(0, 300));
+    await writeFile(join(dir, 'header-only.gif'), 'GIF89a');
+    await writeFile(join(dir, 'truncated.mp4'), mp4.subarray(0, 20_000));
+    await writeFile(join(dir, 'head.mp4'), mp4.subarray(0, 2_000));
+    const corrupt = await startFileServer(dir);
+    try {
+      for (const [field, name] of [
+        ['image_url', 'truncated.png'],
+        ['image_url', 'header-only.gif'],
+        ['video_url', 'truncated.mp4'],
+        ['video_url', 'head.mp4'],
+      ] as const) {
+        const message = expectError(
+          await moderate({ [field]: corrupt.url(name) }, a.apiKey),
+          400,
+          'VALIDATION_ERROR',
+        );
+        expect(message).toMatch(new RegExp(`^${field}: `));
+        expect(message).not.toMatch(/mediagen-|\/tmp\//);
+      }
+    } finally {
+      await corrupt.close();
+      await rm(dir, { recursive: true, force: true });
+    }
     expect((await accountView(srv, a.accountId)).moderation_calls).toBe(0);
   });
 

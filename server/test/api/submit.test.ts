@@ -222,6 +222,31 @@ describe('submit: errors and limits', () => {
     expect(new Set(mine.filter((r) => r.status === 202).map((r) => r.body.data.id)).size).toBe(7);
   });
 
+  it('NUL or an unpaired surrogate (text PostgreSQL cannot store) is a 400 naming the field, and the other submits of its group still go through', async () => {
+    const a = await srv.createAccount(1);
+    const image = files.url('scene.jpg');
+    const bad: Array<[string, string, Record<string, unknown>, RegExp]> = [
+      ['scene-painter', 'text-to-image', { prompt: 'a\u0000b' }, /^prompt: must not contain NUL/],
+      ['scene-painter', 'text-to-image', { prompt: 'lone \ud800' }, /^prompt: .*unpaired UTF-16 surrogates/],
+      ['scene-painter', 'image-to-image', { prompt: 'x', image: `${image}?\u0000` }, /^image: /],
+      ['formant-voice', 'text-to-speech', { prompt: 'hi', voice: 'v\udc00' }, /^voice: /],
+      ['procedural-music', 'text-to-music', { prompt: '\u0000' }, /^prompt: /],
+    ];
+    const results = await Promise.all([
+      ...bad.map(([model, task, body]) => submit(model, task, body, a.apiKey)),
+      ...Array.from({ length: 10 }, (_, i) =>
+        submit('scene-painter', 'text-to-image', { prompt: `fine ${i} \ud83d\ude00` }, a.apiKey),
+      ),
+    ]);
+    bad.forEach(([, , , pattern], i) => {
+      expect(expectError(results[i]!, 400, 'VALIDATION_ERROR')).toMatch(pattern);
+    });
+    for (const r of results.slice(bad.length)) expect(r.status).toBe(202);
+    const view = await accountView(srv, a.accountId);
+    expect(view.ledger.filter((l) => l.kind === 'charge')).toHaveLength(10);
+    expect(view.balance_usd).toBeCloseTo(0.9, 6);
+  });
+
   it('400 naming the field: missing prompt, unknown field, wrong enum, invalid media URL', async () => {
     expect(expectError(await submit('scene-painter', 'text-to-image', {}), 400, 'VALIDATION_ERROR')).toMatch(
       /prompt/,

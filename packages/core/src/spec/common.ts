@@ -25,6 +25,21 @@ export function typeError(message: string) {
 }
 
 /**
+ * Text a server can keep as it is. PostgreSQL's text and jsonb cannot hold NUL (U+0000) nor an
+ * unpaired UTF-16 surrogate (a JSON "\ud800" alone), so a request carrying one must be a 400 naming the
+ * field, not a 500 from the database (and, with submits committed in groups, not the failure of
+ * other people's submits in the same transaction).
+ */
+export function isStorableText(value: string): boolean {
+  return (
+    !value.includes('\u0000') &&
+    !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value)
+  );
+}
+export const UNSTORABLE_TEXT_MESSAGE =
+  'must not contain NUL (\\u0000) characters or unpaired UTF-16 surrogates';
+
+/**
  * A public media URL (spec 4.2 "Input media rules", 4.6 rule 7): http or https only.
  * Data URIs and file uploads are not accepted.
  */
@@ -33,6 +48,7 @@ export const HttpUrl = z
   .trim()
   .min(1, { error: 'must not be empty' })
   .max(4096, { error: 'must be at most 4096 characters' })
+  .refine(isStorableText, { error: UNSTORABLE_TEXT_MESSAGE })
   .refine(
     (value) => {
       try {
@@ -53,7 +69,8 @@ export const Prompt = z
   .string({ error: typeError('must be a string') })
   .trim()
   .min(1, { error: 'must not be empty' })
-  .max(PROMPT_MAX_LENGTH, { error: `must be at most ${PROMPT_MAX_LENGTH} characters` });
+  .max(PROMPT_MAX_LENGTH, { error: `must be at most ${PROMPT_MAX_LENGTH} characters` })
+  .refine(isStorableText, { error: UNSTORABLE_TEXT_MESSAGE });
 
 /**
  * Extension (not in the spec): an optional seed. The reference server's engines are deterministic for

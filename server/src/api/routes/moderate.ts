@@ -20,6 +20,8 @@ import { InsufficientCreditsError } from '../../billing/charge.js';
 import { countModerationCall } from '../../billing/moderationBatch.js';
 import type { AppContext } from '../../context.js';
 import { moderationEngine } from '../../engines/registry.js';
+import { ImageDecodeError } from '../../engines/moderation/decodeImage.js';
+import { VideoDecodeError } from '../../engines/moderation/videoFrames.js';
 import { EngineError } from '../../engines/types.js';
 import { MediaFetchError } from '../../media/fetch.js';
 import { ApiError, route } from '../errors.js';
@@ -61,7 +63,13 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
         } catch (err) {
           if (err instanceof ApiError) throw err;
           // The engine could not read the media (spec 7: "media could not be fetched or read" is a 400).
-          if (err instanceof EngineError) throw new ApiError('VALIDATION_ERROR', `${field}: ${err.message}`);
+          if (
+            err instanceof EngineError ||
+            err instanceof ImageDecodeError ||
+            err instanceof VideoDecodeError
+          ) {
+            throw new ApiError('VALIDATION_ERROR', `${field}: ${err.message}`);
+          }
           ctx.log.error(`moderation classification failed: ${(err as Error).stack ?? String(err)}`);
           throw new ApiError('INTERNAL_ERROR', `moderation classification failed: ${(err as Error).message}`);
         }

@@ -43,7 +43,10 @@ async function extractFrame(path: string, timestamp: number, signal?: AbortSigna
     'image2pipe',
     'pipe:1',
   ];
-  const { stdout } = await ffmpeg(args, signal);
+  const { stdout } = await ffmpeg(args, signal).catch((error: unknown) => {
+    if (signal?.aborted) throw error;
+    throw new VideoDecodeError(`no video frame could be decoded at ${timestamp}s`);
+  });
   if (stdout.length < 8 || stdout.readUInt32BE(0) !== 0x89504e47) {
     throw new VideoDecodeError(`no video frame could be decoded at ${timestamp}s`);
   }
@@ -63,7 +66,9 @@ export async function sampleVideoFrames(
     durationSeconds = info.durationSeconds;
   } catch (error) {
     if (error instanceof VideoDecodeError || signal?.aborted) throw error;
-    throw new VideoDecodeError(`the video could not be read: ${(error as Error).message}`);
+    // ffprobe's words name the file: the client is told about its video, not our temp path.
+    const detail = (error as Error).message.split(path).join('video');
+    throw new VideoDecodeError(`the video could not be read: ${detail}`);
   }
   const timestamps = frameTimestamps(durationSeconds, count);
   const pending = new Map<number, Promise<Buffer>>();

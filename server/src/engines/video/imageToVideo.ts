@@ -33,7 +33,12 @@ async function run(input: EngineInput): Promise<EngineOutput> {
     : videoSizeLike(iw, ih, short);
 
   const still = join(input.workDir, 'still.png');
-  await prepareStill(sharp(media.path).rotate(), width, height, still);
+  // metadata() reads only the header: a truncated file gets this far and fails in the decode. That is
+  // the client's file, not a fault worth retrying.
+  await prepareStill(sharp(media.path).rotate(), width, height, still).catch(() => {
+    input.signal.throwIfAborted();
+    throw new EngineError('the image at image could not be decoded (is the file truncated or corrupt?)');
+  });
   input.signal.throwIfAborted();
   const move = cameraMoveFromPrompt(prompt, input.seed);
   const frames = Math.round(d * FPS);

@@ -4,6 +4,7 @@
  * the prompt) at the same size and frame rate, so the join has no visible seam; the source's audio
  * continues into an ambient bed read from the prompt, cross-faded. H.264/AAC MP4.
  */
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderAmbience } from '../audio/ambience.js';
 import { sceneFromPrompt } from '../image/sceneFromPrompt.js';
@@ -45,6 +46,16 @@ async function run(input: EngineInput): Promise<EngineOutput> {
   ).catch(() => {
     throw new EngineError('the last frame of the video at image could not be read');
   });
+  // ffmpeg exits 0 without writing the still when no frame decodes (a truncated upload): that is the
+  // client's video, not a fault to retry, and the next ffmpeg call would report our temp path.
+  if (
+    !(await stat(last).then(
+      (s) => s.size > 0,
+      () => false,
+    ))
+  ) {
+    throw new EngineError('the last frame of the video at image could not be read (is the file truncated?)');
+  }
   const frames = Math.round(extra * fps);
   const move = cameraMoveFromPrompt(prompt, input.seed);
   const total = info.durationSeconds + extra;

@@ -1,3 +1,5 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probe } from '../../../src/media/ffmpeg.js';
@@ -51,5 +53,23 @@ describe('image-to-video (camera move over a still)', () => {
         input('image-to-video', { image: 'x' }, { media: [media('image', join(FIXTURES, 'clip.mp4'))] }),
       ),
     ).rejects.toBeInstanceOf(EngineError);
+  });
+
+  it('a truncated image (readable header, undecodable pixels) is an EngineError naming image, not a retried internal error', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mediagen-truncated-'));
+    try {
+      const truncated = join(dir, 'truncated.png');
+      await writeFile(truncated, (await readFile(join(FIXTURES, 'portrait.png'))).subarray(0, 300));
+      const error = await imageToVideoEngine
+        .run(input('image-to-video', { image: 'x' }, { media: [media('image', truncated)] }))
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(error).toBeInstanceOf(EngineError);
+      expect((error as Error).message).toMatch(/image/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

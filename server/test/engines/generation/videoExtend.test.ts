@@ -1,3 +1,5 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probe } from '../../../src/media/ffmpeg.js';
@@ -45,6 +47,25 @@ describe('video-extend (continuation from the last frame)', () => {
     const info = await probe(out.files[0]!.path);
     expect(info.hasAudio).toBe(true);
     expect(info.durationSeconds).toBeGreaterThan(2.9);
+  });
+
+  it('a truncated video whose last frame cannot be decoded is an EngineError naming image (no retries, no temp path)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mediagen-truncated-'));
+    try {
+      const truncated = join(dir, 'truncated.mp4');
+      await writeFile(truncated, (await readFile(clip)).subarray(0, 20_000));
+      const error = await videoExtendEngine
+        .run(input('video-extend', { image: 'x' }, { media: [media('image', truncated)] }))
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(error).toBeInstanceOf(EngineError);
+      expect((error as Error).message).toMatch(/image/);
+      expect((error as Error).message).not.toMatch(/mediagen-|\/tmp\//);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects an image given as the video with an EngineError', async () => {
