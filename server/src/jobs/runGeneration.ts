@@ -95,7 +95,10 @@ export async function runGenerationJob(
     }
     if (helpers.job.attempts >= MAX_TRIES) {
       ctx.log.error(`generation ${id} failed on its last attempt: ${(err as Error).stack ?? String(err)}`);
-      await fail(`generation failed: ${(err as Error).message}`);
+      // The error itself stays in the log: an unexpected one names temp paths and library internals.
+      await fail(
+        `generation failed after ${MAX_TRIES} attempts because of an internal error; the operator's log has the details (generation ${id})`,
+      );
       return;
     }
     ctx.log.warn(
