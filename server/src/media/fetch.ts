@@ -82,6 +82,9 @@ function isPublicAddress(address: string): boolean {
   }
 }
 
+/** Longest wait for a TCP (and TLS) connection to a media host. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 function describeHost(host: string): string {
   return `${host} is not a public address (private, loopback and link-local addresses are refused)`;
 }
@@ -95,7 +98,7 @@ export class MediaFetcher {
       headersTimeout: options.headersTimeoutMs ?? 15_000,
       bodyTimeout: options.headersTimeoutMs ?? 15_000,
       connect: {
-        timeout: 10_000,
+        timeout: CONNECT_TIMEOUT_MS,
         // Checked on the address we actually connect to.
         lookup: (hostname, opts, callback) => {
           dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
@@ -232,7 +235,7 @@ export class MediaFetcher {
     outer: AbortSignal | undefined,
     sink: (source: AsyncIterable<Buffer>) => Promise<unknown>,
   ): Promise<number> {
-    const timeout = AbortSignal.timeout(this.options.totalTimeoutMs ?? 120_000);
+    const timeout = AbortSignal.timeout(this.totalTimeoutMs);
     const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
     let current = raw;
     for (let hop = 0; hop <= 5; hop++) {
@@ -250,8 +253,7 @@ export class MediaFetcher {
         if (err instanceof MediaFetchError) throw new MediaFetchError(`${field}: ${err.message}`);
         const cause = (err as { cause?: unknown }).cause;
         if (cause instanceof MediaFetchError) throw new MediaFetchError(`${field}: ${cause.message}`);
-        const why = timeout.aborted ? 'timed out' : (err as Error).message || 'connection failed';
-        throw new MediaFetchError(`${field}: could not fetch ${url.host}: ${why}`);
+        throw new MediaFetchError(`${field}: could not fetch ${url.host}: ${this.why(err, timeout)}`);
       }
       if ([301, 302, 303, 307, 308].includes(res.statusCode)) {
         await res.body.dump();
@@ -285,13 +287,35 @@ export class MediaFetcher {
       } catch (err) {
         if (err instanceof MediaFetchError) throw err;
         if (outer?.aborted) throw err;
-        throw new MediaFetchError(
-          `${field}: the download failed: ${timeout.aborted ? 'timed out' : (err as Error).message}`,
-        );
+        throw new MediaFetchError(`${field}: the download failed: ${this.why(err, timeout)}`);
       }
       return size;
     }
     throw new MediaFetchError(`${field}: too many redirects (at most 5)`);
+  }
+
+  /** Why a download failed, in the client's words: a timeout names its limit (undici's own words do not). */
+  private why(err: unknown, total: AbortSignal): string {
+    const seconds = (ms: number) => `${ms / 1000} s`;
+    if (total.aborted) return `the download took longer than the limit of ${seconds(this.totalTimeoutMs)}`;
+    switch ((err as { code?: string }).code) {
+      case 'UND_ERR_HEADERS_TIMEOUT':
+        return `the server did not answer within the limit of ${seconds(this.idleTimeoutMs)}`;
+      case 'UND_ERR_BODY_TIMEOUT':
+        return `the server sent nothing for ${seconds(this.idleTimeoutMs)} (the limit) in the middle of the file`;
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return `no connection within the limit of ${seconds(CONNECT_TIMEOUT_MS)}`;
+      default:
+        return (err as Error).message || 'connection failed';
+    }
+  }
+
+  private get idleTimeoutMs(): number {
+    return this.options.headersTimeoutMs ?? 15_000;
+  }
+
+  private get totalTimeoutMs(): number {
+    return this.options.totalTimeoutMs ?? 120_000;
   }
 
   async close(): Promise<void> {

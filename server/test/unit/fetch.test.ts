@@ -1,7 +1,8 @@
 /**
  * media/fetch.ts against real local HTTP servers: private addresses refused unless allowed (literal,
  * by name through DNS, after a redirect), redirects limited and re-checked, size limits while
- * streaming, and the type sniffed from the bytes; the same for fetchBytes (kept in memory).
+ * streaming, timeouts that name their limit, and the type sniffed from the bytes; the same for
+ * fetchBytes (kept in memory).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -30,7 +31,15 @@ beforeAll(async () => {
     else if (url === '/loop') res.writeHead(302, { location: '/loop' }).end();
     else if (url === '/to-ftp') res.writeHead(302, { location: 'ftp://example.com/x.png' }).end();
     else if (url === '/to-image') res.writeHead(301, { location: '/image.png' }).end();
-    else if (url === '/chunked') {
+    else if (url === '/late') setTimeout(() => res.writeHead(200).end(PNG), 1500).unref();
+    else if (url === '/stall') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.write(PNG.subarray(0, 100)); // then nothing more
+    } else if (url === '/trickle') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      const timer = setInterval(() => res.write(PNG.subarray(0, 10)), 100).unref();
+      res.on('close', () => clearInterval(timer));
+    } else if (url === '/chunked') {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.write(PNG);
       res.end(PNG);
@@ -107,6 +116,23 @@ describe('MediaFetcher', () => {
       open.fetch(`${base}/chunked`, target('l'), 'image', ['image'], undefined, PNG.length + 10),
     ).rejects.toThrow(/larger than the limit/);
     expect(existsSync(target('l'))).toBe(false);
+  });
+
+  it('names the limit when a host answers late, stalls in the middle of a file or takes too long', async () => {
+    const quick = new MediaFetcher({ allowPrivate: true, headersTimeoutMs: 500, totalTimeoutMs: 1200 });
+    try {
+      await expect(quick.fetchBytes(`${base}/late`, 'image_url', ['image'])).rejects.toThrow(
+        /image_url: could not fetch 127\.0\.0\.1:\d+: the server did not answer within the limit of 0\.5 s/,
+      );
+      await expect(quick.fetchBytes(`${base}/stall`, 'image_url', ['image'])).rejects.toThrow(
+        /image_url: the download failed: the server sent nothing for 0\.5 s \(the limit\)/,
+      );
+      await expect(quick.fetchBytes(`${base}/trickle`, 'image_url', ['image'])).rejects.toThrow(
+        /image_url: the download failed: the download took longer than the limit of 1\.2 s/,
+      );
+    } finally {
+      await quick.close();
+    }
   });
 
   it('fetchBytes keeps the download in memory with the same checks', async () => {
