@@ -64,6 +64,20 @@ describe('admin API', () => {
         'VALIDATION_ERROR',
       ),
     ).toMatch(/amount_usd/);
+    // Less than a micro-dollar would be rounded to nothing: refused, naming the precision.
+    expect(
+      expectError(
+        await admin(srv, 'POST', `/accounts/${srv.accountId}/credits`, { amount_usd: 0.0000001 }),
+        400,
+        'VALIDATION_ERROR',
+      ),
+    ).toMatch(/amount_usd.*6 decimal places/);
+    expect(
+      expectError(await admin(srv, 'POST', '/accounts', { balance_usd: 1.2345678 }), 400, 'VALIDATION_ERROR'),
+    ).toMatch(/balance_usd.*micro-dollars/);
+    expect(
+      (await admin(srv, 'POST', `/accounts/${srv.accountId}/credits`, { amount_usd: 0.000001 })).status,
+    ).toBe(200);
     expect(
       expectError(
         await admin(srv, 'POST', `/accounts/${srv.accountId}/keys`, { expires_at: 'soon' }),
