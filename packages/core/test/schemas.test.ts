@@ -252,6 +252,13 @@ describe('http(s) media URLs only', () => {
   it('refuses non-strings', () => {
     expect(HttpUrl.safeParse(42).success).toBe(false);
   });
+  it('refuses a user name or password in the URL at submit (a public URL needs none)', () => {
+    for (const url of ['https://user:secret@example.com/a.png', 'https://user@example.com/a.png']) {
+      expect(message(ImageToImageParams.safeParse({ prompt: 'x', image: url }))).toBe(
+        'image: must not carry a user name or password (the URL must be public)',
+      );
+    }
+  });
   it('refuses text PostgreSQL cannot store (NUL, unpaired surrogates), naming the field', () => {
     for (const bad of ['a\u0000b', 'lone \ud800 high', 'lone \udc00 low', 'end \ud83d']) {
       expect(message(TextToImageParams.safeParse({ prompt: bad }))).toBe(

@@ -60,7 +60,18 @@ export const HttpUrl = z
     },
     { error: 'must be a public http(s) URL (data URIs and file uploads are not accepted)' },
   )
-  // The refinement above, as JSON Schema (OpenAPI document, MCP tool schemas).
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return url.username === '' && url.password === '';
+      } catch {
+        return true; // reported by the refinement above
+      }
+    },
+    { error: 'must not carry a user name or password (the URL must be public)' },
+  )
+  // The refinements above, as JSON Schema (OpenAPI document, MCP tool schemas).
   .meta({ format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://' });
 
 /** A non-empty prompt. The spec states no maximum; 10,000 characters keeps rows and logs sane. */
