@@ -150,6 +150,39 @@ describe('tokenisation', () => {
 });
 
 describe('scoring rules', () => {
+  it('scores a graphic description (violence.graphic) 0.7 alone, damped by a report, a negation and play', async () => {
+    // "guts spilled out" is graphic evidence and nothing else: no violent verb adds to it.
+    const alone = await scoreTextDetailed('His guts spilled out onto the floor.', 'violence');
+    expect(alone.evidence.map((e) => e.rule)).toEqual(['violenceGraphic']);
+    expect(alone.score).toBe(calibrate(TEXT_WEIGHTS.violenceGraphic));
+    expect(alone.score).toBeGreaterThanOrEqual(0.5);
+    const reported = await scoreTextDetailed('His guts spilled out onto the floor, police said.', 'violence');
+    expect(reported.evidence[0]!.reporting).toBe(true);
+    expect(reported.score).toBe(calibrate(TEXT_WEIGHTS.violenceGraphic * TEXT_DAMPING.reporting));
+    expect(reported.score).toBeLessThan(0.5);
+    const negated = await scoreTextDetailed(
+      'I have never seen his guts spilled out onto the floor.',
+      'violence',
+    );
+    expect(negated.evidence[0]!.negated).toBe(true);
+    expect(negated.score).toBe(calibrate(TEXT_WEIGHTS.violenceGraphic * TEXT_DAMPING.negated));
+    const play = await scoreTextDetailed('In Fortnite his guts spilled out onto the floor.', 'violence');
+    expect(play.evidence[0]!.play).toBe(true);
+    expect(play.score).toBe(calibrate(TEXT_WEIGHTS.violenceGraphic * TEXT_DAMPING.play));
+  });
+
+  it('reads a depiction of a person being hurt, not of an animal, a zombie or a contest', async () => {
+    const graphic = async (text: string) =>
+      (await scoreTextDetailed(text, 'violence')).evidence.some((e) => e.rule === 'violenceGraphic');
+    expect(await graphic('a child being strangled')).toBe(true);
+    expect(await graphic('draw a soldier shooting a prisoner in the head')).toBe(true);
+    expect(await graphic('a man stabbing his neighbour to death, blood everywhere')).toBe(true);
+    expect(await graphic('a lion killing a zebra, blood everywhere')).toBe(false);
+    expect(await graphic('a man shooting zombies, blood everywhere')).toBe(false);
+    expect(await graphic('a man beating his friend at chess')).toBe(false);
+    expect(await graphic('a photographer shooting a woman on the beach for a magazine')).toBe(false);
+  });
+
   it('scores clean text 0.01, like an ordinary photo', async () => {
     expect((await scoreTextDetailed('We had a lovely picnic in the park.', 'violence')).score).toBe(0.01);
     expect(calibrate(0)).toBe(0.01);
