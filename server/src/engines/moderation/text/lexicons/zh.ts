@@ -447,6 +447,10 @@ export const zh: Lexicon = {
       '中枪',
       '中弹',
       '开枪',
+      '捅',
+      '砍',
+      '砸死',
+      '砸烂',
     ],
     /** Gore: blood everywhere, brains, guts, a body in pieces. */
     zhgore: [
