@@ -473,7 +473,21 @@ export const ko: Lexicon = {
       '벌레뿐이다',
     ],
     /** Depiction words for violence.graphic: a picture, a video, a scene, "draw". */
-    kframe: ['사진*', '그림*', '이미지*', '영상*', '동영상*', '그려*', '장면*', '일러스트*', '짤*'],
+    kframe: [
+      '사진*',
+      '그림',
+      '그림을',
+      '그림이',
+      '그림은',
+      '그림으로',
+      '이미지*',
+      '영상*',
+      '동영상*',
+      '그려*',
+      '장면*',
+      '일러스트*',
+      '짤*',
+    ],
     /** A person who can be the victim in a depiction, in any case (not an animal, not a dragon). */
     kperson: [
       '남자*',
