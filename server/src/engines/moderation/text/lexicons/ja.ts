@@ -1250,6 +1250,11 @@ export const ja: Lexicon = {
       '相殺',
       '心を撃ち抜',
       'ハートを撃ち抜',
+      // 首を切る is also 'to fire someone': 会社に首を切られた男性の写真 is a man who lost his job.
+      '会社に首を切',
+      '会社から首を切',
+      '上司に首を切',
+      '社長に首を切',
     ],
     graphic: [
       // A picture of a person being hurt: 子供が首を絞められている写真, 女性が刺されるリアルな画像.
