@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { createServer, type CreateServerOptions } from './server.js';
 
 export interface HttpServerOptions {
@@ -106,6 +106,31 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   app.delete('/mcp', bySession);
   app.get('/healthz', (_req: Request, res: Response) => {
     res.json({ ok: true, sessions: sessions.size });
+  });
+
+  // The SDK's app parses JSON bodies (100 kB at most) before our routes: a body that is not JSON or is
+  // too large must get a JSON-RPC error, not Express's default HTML page with a stack trace and paths.
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const { type, limit, status } = (error ?? {}) as { type?: string; limit?: number; status?: number };
+    if (type === 'entity.parse.failed') {
+      res
+        .status(400)
+        .json({
+          jsonrpc: '2.0',
+          error: { code: -32700, message: 'Parse error: the body is not valid JSON' },
+          id: null,
+        });
+    } else if (type === 'entity.too.large') {
+      jsonRpcError(res, 413, `Request body too large: the limit is ${limit ?? 102400} bytes`);
+    } else if (typeof status === 'number' && status >= 400 && status < 500) {
+      jsonRpcError(res, status, 'Bad request: the body could not be read');
+    } else {
+      jsonRpcError(res, 500, 'Internal server error');
+    }
   });
 
   const sweep = setInterval(

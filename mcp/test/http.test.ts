@@ -125,3 +125,25 @@ it('rejects requests without a session and with a foreign Host header (DNS rebin
   });
   expect(status).toBe(403);
 });
+
+it('answers a body that is not JSON or is too large with a JSON-RPC error, never an HTML stack trace', async () => {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const malformed = await fetch(url, { method: 'POST', headers, body: '{"jsonrpc":' });
+  expect(malformed.status).toBe(400);
+  expect(malformed.headers.get('content-type')).toMatch(/application\/json/);
+  const parseError = (await malformed.json()) as { error: { code: number; message: string } };
+  expect(parseError.error.code).toBe(-32700);
+  const huge = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2_000_000) } }),
+  });
+  expect(huge.status).toBe(413);
+  const tooLarge = (await huge.json()) as { error: { message: string } };
+  expect(tooLarge.error.message).toMatch(/too large: the limit is \d+ bytes/);
+  for (const body of [JSON.stringify(parseError), JSON.stringify(tooLarge)]) {
+    expect(body).not.toMatch(/node_modules|\bat \w|SyntaxError|PayloadTooLargeError/);
+  }
+  // The server is still up.
+  expect((await fetch(url.replace(/\/mcp$/, '/healthz'))).status).toBe(200);
+});
