@@ -332,6 +332,42 @@ describe('get_generation', () => {
     expect(textOf(result)).toMatch(/NOT_FOUND/);
     expect(textOf(result)).toMatch(/check the id/);
   });
+
+  it('an id or model that cannot go into a URL is named back, not "URI malformed"', async () => {
+    const cases = [
+      {
+        name: 'get_generation',
+        arguments: { id: 'abc\ud800' },
+        field: 'id',
+        limit: /unpaired UTF-16 surrogates/,
+      },
+      {
+        name: 'get_generation',
+        arguments: { id: 'a'.repeat(100_000) },
+        field: 'id',
+        limit: /at most 256 characters/,
+      },
+      {
+        name: 'generate',
+        arguments: { model: '\udc00', task: 'text-to-image', params: { prompt: 'x' } },
+        field: 'model',
+        limit: /unpaired UTF-16 surrogates/,
+      },
+      {
+        name: 'generate',
+        arguments: { model: 'm'.repeat(100_000), task: 'text-to-image', params: { prompt: 'x' } },
+        field: 'model',
+        limit: /at most 256 characters/,
+      },
+    ];
+    for (const { field, limit, ...call } of cases) {
+      const result = await mcp.client.callTool(call);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(new RegExp(`\\b${field}\\b`));
+      expect(textOf(result)).toMatch(limit);
+      expect(textOf(result)).not.toMatch(/URI malformed|headers are too large/);
+    }
+  });
 });
 
 describe('detect_faces and face_swap', () => {

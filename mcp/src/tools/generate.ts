@@ -10,6 +10,7 @@ import {
   outputTypeForTask,
 } from '@mediagen/core';
 import type { ToolContext } from '../context.js';
+import { pathSegmentField } from '../pathSegmentField.js';
 import { waitSecondsField } from '../waitSecondsField.js';
 import { ProgressReporter } from '../progress.js';
 import { failure } from '../results.js';
@@ -39,7 +40,9 @@ export function registerGenerate(server: McpServer, ctx: ToolContext) {
         'Repeating a call with identical arguments returns the same generation instead of charging twice; to get another take change the prompt or give a seed. ' +
         cost,
       inputSchema: {
-        model: Model.shape.slug.describe('Model slug from list_models, e.g. the slug of an image model'),
+        model: pathSegmentField(Model.shape.slug).describe(
+          'Model slug from list_models, e.g. the slug of an image model',
+        ),
         task: z
           .enum(TASK_NAMES)
           .describe("One of the model's tasks (list_models shows them); decides the output type"),

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Generation } from '@mediagen/core';
 import type { ToolContext } from '../context.js';
+import { pathSegmentField } from '../pathSegmentField.js';
 import { waitSecondsField } from '../waitSecondsField.js';
 import { ProgressReporter } from '../progress.js';
 import { runTool } from '../runTool.js';
@@ -17,7 +18,9 @@ export function registerGetGeneration(server: McpServer, ctx: ToolContext) {
         `While it is still queued or processing this waits for it (up to wait_seconds, at most ${ctx.maxWaitSeconds} s), ` +
         'polling at the recommended interval and reporting progress; call it again if it is still processing. Free.',
       inputSchema: {
-        id: Generation.shape.id.describe('The generation id returned by generate or face_swap'),
+        id: pathSegmentField(Generation.shape.id).describe(
+          'The generation id returned by generate or face_swap',
+        ),
         wait_seconds: waitSecondsField(ctx, 'just look'),
       },
       outputSchema: Generation,
