@@ -88,6 +88,9 @@ export function whatToDo(error: MediaGenError, context: { baseUrl?: string; tool
     case 'FORBIDDEN':
       return 'The API key is disabled or expired: use another key.';
     case 'NOT_FOUND':
+      // GET /models cannot be 404 on a right base URL: the version prefix is missing or wrong.
+      if (context.tool === 'list_models' || (context.baseUrl && !/\/api\/v3\/?$/.test(context.baseUrl)))
+        return `The API answered 404: MEDIAGEN_BASE_URL must be the API root including /api/v3 (e.g. https://host/api/v3)${context.baseUrl ? `, it is ${context.baseUrl}` : ''}. Fix it in the MCP server's configuration and restart it.`;
       return context.tool === 'get_generation'
         ? 'No generation has this id for this API key: check the id returned by generate or face_swap.'
         : 'The model or task does not exist: call list_models and use a slug and one of its tasks.';

@@ -1,5 +1,11 @@
 /** The pure helpers: configuration, MIME types and links, what-to-do messages, task docs and price notes. */
-import { RateLimitedError, ValidationError, type Generation, type Model } from '@mediagen/core';
+import {
+  NotFoundError,
+  RateLimitedError,
+  ValidationError,
+  type Generation,
+  type Model,
+} from '@mediagen/core';
 import { describe, expect, it } from 'vitest';
 import {
   configFromEnv,
@@ -74,6 +80,19 @@ describe('results', () => {
     );
     const invalid = new ValidationError('prompt: is required', { status: 400 });
     expect(whatToDo(invalid, { tool: 'generate' })).toMatch(/Fix the field/);
+  });
+
+  it('blames a base URL without /api/v3 for a 404, not the model or the id', () => {
+    const notFound = new NotFoundError('no route for GET /models', { status: 404 });
+    for (const tool of ['list_models', 'generate', 'get_generation', 'moderate']) {
+      const advice = whatToDo(notFound, { tool, baseUrl: 'http://127.0.0.1:8080' });
+      expect(advice).toMatch(/MEDIAGEN_BASE_URL must be the API root including \/api\/v3/);
+      expect(advice).toContain('http://127.0.0.1:8080');
+    }
+    // With a right base URL, a 404 is still about the model or the id.
+    const ok = 'http://127.0.0.1:8080/api/v3';
+    expect(whatToDo(notFound, { tool: 'generate', baseUrl: ok })).toMatch(/call list_models/);
+    expect(whatToDo(notFound, { tool: 'get_generation', baseUrl: ok })).toMatch(/check the id/);
   });
 });
 
