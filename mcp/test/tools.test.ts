@@ -230,6 +230,33 @@ describe('generate', () => {
     expect(result.structuredContent).toBeUndefined();
   });
 
+  it('a misspelt argument of any tool is named back instead of being dropped (treshold is not threshold)', async () => {
+    const calls = [
+      { name: 'moderate', arguments: { text: 'The council approved the budget.', treshold: 0.1 } },
+      {
+        name: 'generate',
+        arguments: { model: imageModel.slug, task: 'text-to-image', params: { prompt: 'x' }, wait: 1 },
+      },
+      { name: 'list_models', arguments: { kind: 'video' } },
+      { name: 'get_generation', arguments: { id: 'x', waitSeconds: 0 } },
+      { name: 'detect_faces', arguments: { image: fixtureUrl('faces/portrait-hopper.jpg') } },
+      {
+        name: 'face_swap',
+        arguments: { source_image: 'https://example.com/a.jpg', target: 'https://example.com/b.jpg' },
+      },
+    ];
+    for (const call of calls) {
+      const result = await mcp.client.callTool(call);
+      const extra = Object.keys(call.arguments).find(
+        (k) => !['text', 'model', 'task', 'params', 'id', 'source_image'].includes(k),
+      )!;
+      expect(result.isError, call.name).toBe(true);
+      expect(textOf(result), call.name).toMatch(
+        new RegExp(`Invalid arguments for tool ${call.name}.*Unrecognized key.*"${extra}"`, 's'),
+      );
+    }
+  });
+
   it('an unknown model is an isError that points at list_models', async () => {
     const result = await mcp.client.callTool({
       name: 'generate',

@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { DetectedFaces, DetectFacesRequest } from '@mediagen/core';
 import type { ToolContext } from '../context.js';
@@ -15,11 +16,11 @@ export function registerDetectFaces(server: McpServer, ctx: ToolContext) {
         'Find the faces in an image (step 1 of a face swap). Returns the URLs of the cropped faces, in order; ' +
         'pass one of them to face_swap as source_face_url (or pass the image to face_swap with face_index). ' +
         'faces is empty, with a message, when no face is found. Free.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         source_image: DetectFacesRequest.shape.source_image.describe(
           'Public http(s) URL of an image with one or more faces',
         ),
-      },
+      }),
       outputSchema: DetectedFaces,
       annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true },
     },

@@ -39,7 +39,7 @@ export function registerFaceSwap(server: McpServer, ctx: ToolContext) {
         `Waits up to wait_seconds (at most ${ctx.maxWaitSeconds} s) with progress; if still processing, call get_generation with the returned id (do not submit again). ` +
         'Repeating a call with identical arguments returns the same swap instead of charging twice. ' +
         cost,
-      inputSchema: {
+      inputSchema: z.strictObject({
         source_face_url: FaceSwapRequest.shape.source_face_url
           .optional()
           .describe('A cropped face URL returned by detect_faces. Give this or source_image.'),
@@ -58,7 +58,7 @@ export function registerFaceSwap(server: McpServer, ctx: ToolContext) {
           'Public http(s) URL of the target image, video or GIF',
         ),
         wait_seconds: waitSecondsField(ctx, 'return the id at once'),
-      },
+      }),
       outputSchema: Generation,
       annotations: {
         readOnlyHint: false,

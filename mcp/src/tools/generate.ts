@@ -39,7 +39,7 @@ export function registerGenerate(server: McpServer, ctx: ToolContext) {
         'returns the finished generation with a link to the output, or, if it is still processing, its id: then call get_generation with that id (never submit again, that charges again). ' +
         'Repeating a call with identical arguments returns the same generation instead of charging twice; to get another take change the prompt or give a seed. ' +
         cost,
-      inputSchema: {
+      inputSchema: z.strictObject({
         model: pathSegmentField(Model.shape.slug).describe(
           'Model slug from list_models, e.g. the slug of an image model',
         ),
@@ -48,7 +48,7 @@ export function registerGenerate(server: McpServer, ctx: ToolContext) {
           .describe("One of the model's tasks (list_models shows them); decides the output type"),
         params: z.record(z.string(), z.unknown()).describe(taskParamsDescription()),
         wait_seconds: waitSecondsField(ctx, 'return the id at once'),
-      },
+      }),
       outputSchema: Generation,
       annotations: {
         readOnlyHint: false,

@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import { Generation } from '@mediagen/core';
 import type { ToolContext } from '../context.js';
 import { pathSegmentField } from '../pathSegmentField.js';
@@ -17,12 +18,12 @@ export function registerGetGeneration(server: McpServer, ctx: ToolContext) {
         'Get the status and output of a generation or face swap by its id (from generate or face_swap). ' +
         `While it is still queued or processing this waits for it (up to wait_seconds, at most ${ctx.maxWaitSeconds} s), ` +
         'polling at the recommended interval and reporting progress; call it again if it is still processing. Free.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         id: pathSegmentField(Generation.shape.id).describe(
           'The generation id returned by generate or face_swap',
         ),
         wait_seconds: waitSecondsField(ctx, 'just look'),
-      },
+      }),
       outputSchema: Generation,
       annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     },

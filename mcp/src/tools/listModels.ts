@@ -14,11 +14,11 @@ export function registerListModels(server: McpServer, ctx: ToolContext) {
       description:
         "List the mediagen catalog: each model's slug, name, type, supported tasks and lowest price per generation (price_from_usd, USD). " +
         'Use a slug and one of its tasks with generate. The face-swap and moderation entries are used through the face_swap / detect_faces and moderate tools. Free.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         type: ModelType.optional().describe(
           'Only models of this type: image, video, audio, face-swap or moderation',
         ),
-      },
+      }),
       outputSchema: { models: z.array(Model) },
       annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     },

@@ -36,7 +36,7 @@ export function registerModerate(server: McpServer, ctx: ToolContext) {
         'Check one image, video or text against a policy (nsfw, violence or hate) and get a verdict: nsfw is true when score >= threshold ' +
         '(the field is named nsfw whatever the policy). Send exactly one of image_url, video_url, text. Synchronous; video is sampled into frames. ' +
         `Cost: the first ${L.freeCalls} calls of an account are free, then $0.001 per call (charged 1 cent per ${L.batchSize} calls); one policy per call.`,
-      inputSchema: {
+      inputSchema: z.strictObject({
         image_url: fields.image_url.describe('Public http(s) URL of an image'),
         video_url: fields.video_url.describe(
           `Public http(s) URL of a video (${L.videoMaxBytes / 1024 / 1024} MB at most)`,
@@ -49,7 +49,7 @@ export function registerModerate(server: McpServer, ctx: ToolContext) {
         max_frames: fields.max_frames.describe(
           `Video only: frames to sample, ${L.maxFramesMin} to ${L.maxFramesMax}, default ${L.maxFramesDefault}`,
         ),
-      },
+      }),
       outputSchema: ModerationOutput,
       annotations: { readOnlyHint: true, idempotentHint: false, destructiveHint: false, openWorldHint: true },
     },
