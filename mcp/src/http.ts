@@ -117,13 +117,11 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     }
     const { type, limit, status } = (error ?? {}) as { type?: string; limit?: number; status?: number };
     if (type === 'entity.parse.failed') {
-      res
-        .status(400)
-        .json({
-          jsonrpc: '2.0',
-          error: { code: -32700, message: 'Parse error: the body is not valid JSON' },
-          id: null,
-        });
+      res.status(400).json({
+        jsonrpc: '2.0',
+        error: { code: -32700, message: 'Parse error: the body is not valid JSON' },
+        id: null,
+      });
     } else if (type === 'entity.too.large') {
       jsonRpcError(res, 413, `Request body too large: the limit is ${limit ?? 102400} bytes`);
     } else if (typeof status === 'number' && status >= 400 && status < 500) {
