@@ -19,6 +19,18 @@ export interface HttpServerOptions {
   server?: CreateServerOptions;
 }
 
+/** Host names of this machine as the Host and Origin headers spell them. */
+const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];
+
+function originAllowed(origin: string, hosts: readonly string[]): boolean {
+  try {
+    const { hostname } = new URL(origin);
+    return hosts.includes(hostname) || hosts.includes(hostname.replace(/^\[|\]$/g, ''));
+  } catch {
+    return false; // "null" (a sandboxed page, a file) or garbage
+  }
+}
+
 export interface RunningHttpServer {
   /** The MCP endpoint, e.g. http://127.0.0.1:3000/mcp */
   url: string;
@@ -44,6 +56,32 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   });
   const sessions = new Map<string, Session>();
   const idleMs = options.sessionIdleMs ?? 60 * 60_000;
+
+  // The transport spec asks servers to validate Origin too: a web page the user visits may post to a
+  // local MCP server, whose key spends money. Non-browser clients send no Origin; a browser's must name
+  // one of the hosts the Host header may name.
+  const originHosts = options.allowedHosts?.length
+    ? options.allowedHosts
+    : LOCAL_HOSTS.includes(host)
+      ? LOCAL_HOSTS
+      : undefined;
+  if (originHosts) {
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      const origin = req.headers.origin;
+      if (origin === undefined || originAllowed(origin, originHosts)) {
+        next();
+        return;
+      }
+      res.status(403).json({
+        jsonrpc: '2.0',
+        error: {
+          code: -32000,
+          message: `Forbidden: requests from the web origin ${origin} are not accepted`,
+        },
+        id: null,
+      });
+    });
+  }
 
   const sessionOf = (req: Request): Session | undefined => {
     const id = req.headers['mcp-session-id'];

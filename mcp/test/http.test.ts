@@ -126,6 +126,33 @@ it('rejects requests without a session and with a foreign Host header (DNS rebin
   expect(status).toBe(403);
 });
 
+it('refuses a request from a foreign web origin, and accepts one from a local page', async () => {
+  const post = (origin: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        origin,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    });
+  const foreign = await post('https://evil.example.com');
+  expect(foreign.status).toBe(403);
+  expect(((await foreign.json()) as { error: { message: string } }).error.message).toMatch(
+    /web origin https:\/\/evil\.example\.com/,
+  );
+  expect((await post('null')).status).toBe(403);
+  const local = await post('http://localhost:6274');
+  expect(local.status).toBe(200);
+  await local.body?.cancel();
+});
+
 it('answers a body that is not JSON or is too large with a JSON-RPC error, never an HTML stack trace', async () => {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const malformed = await fetch(url, { method: 'POST', headers, body: '{"jsonrpc":' });
