@@ -289,6 +289,21 @@ describe('Generation > Generate', () => {
   });
 });
 
+describe('a wrong credential or an unreachable API', () => {
+  it('names the credential field when the Base URL is empty or not http(s)', async () => {
+    for (const baseUrl of ['', 'localhost:8080/api/v3']) {
+      const result = await runNode({
+        credentials: { ...credentials, baseUrl },
+        parameters: { resource: 'model', operation: 'list' },
+      });
+      expect(result.error?.name).toBe('NodeOperationError');
+      expect(result.error?.message).toMatch(/^The Base URL of the MediaGen API credential/);
+      expect(result.error?.message).not.toMatch(/MEDIAGEN_BASE_URL|\{ baseUrl \}/);
+      expect(result.error?.description).toContain('/api/v3');
+    }
+  });
+});
+
 describe('waiting without a worker (generations stay processing)', () => {
   beforeAll(async () => {
     const worker = srv.processes.find((p) => p.kind === 'worker');

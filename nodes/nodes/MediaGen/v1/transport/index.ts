@@ -8,6 +8,7 @@ import {
   type TransportResponse,
 } from '@mediagen/core';
 import {
+  NodeOperationError,
   sleep,
   type IAllExecuteFunctions,
   type IDataObject,
@@ -138,11 +139,25 @@ export const n8nClock: Clock = {
 export async function getClient(ctx: Context): Promise<MediaGenClient> {
   const credentials = await ctx.getCredentials<{ baseUrl: string }>(CREDENTIAL_TYPE);
   const baseUrl = String(credentials.baseUrl ?? '').trim();
-  let origin: string;
+  // Checked here so a wrong credential names its own field, not the client's options or environment.
+  let origin = '';
   try {
-    origin = new URL(baseUrl).origin;
+    const url = new URL(baseUrl);
+    if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
   } catch {
-    origin = '';
+    // reported below
+  }
+  if (origin === '') {
+    throw new NodeOperationError(
+      ctx.getNode(),
+      baseUrl === ''
+        ? 'The Base URL of the MediaGen API credential is empty'
+        : `The Base URL of the MediaGen API credential, "${baseUrl}", is not an http(s) URL`,
+      {
+        description:
+          'Open the credential and set Base URL to the API root including /api/v3, for example https://mediagen.example.com/api/v3.',
+      },
+    );
   }
   return new MediaGenClient({
     transport: n8nTransport(ctx, origin),
