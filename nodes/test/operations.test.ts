@@ -302,6 +302,29 @@ describe('a wrong credential or an unreachable API', () => {
       expect(result.error?.description).toContain('/api/v3');
     }
   });
+
+  it('says to add /api/v3 to the Base URL when the server has no such route', async () => {
+    const result = await runNode({
+      credentials: { ...credentials, baseUrl: new URL(srv.baseUrl).origin },
+      parameters: { resource: 'model', operation: 'list' },
+    });
+    expect(result.error?.name).toBe('NodeApiError');
+    expect((result.error as W.NodeApiError).httpCode).toBe('404');
+    expect(result.error?.description).toContain('Base URL of the MediaGen API credential');
+    expect(result.error?.description).toContain('/api/v3');
+  });
+
+  it('says what to check when the API is down, also as a Continue On Fail item', async () => {
+    const down = { ...credentials, baseUrl: 'http://127.0.0.1:1/api/v3' };
+    const result = await runNode({ credentials: down, parameters: textToImage() });
+    expect(result.error?.name).toBe('NodeOperationError');
+    expect(result.error?.message).toMatch(/refused the connection/);
+    expect(result.error?.description).toContain('Base URL of the MediaGen API credential');
+    const [item] = only(
+      (await runNode({ credentials: down, continueOnFail: true, parameters: textToImage() })).outputs,
+    );
+    expect(item!.json.description).toContain('could not be reached');
+  });
 });
 
 describe('waiting without a worker (generations stay processing)', () => {
