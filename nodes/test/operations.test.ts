@@ -525,6 +525,26 @@ describe('Moderation', () => {
     expect(out[0]!.json).toMatchObject({ media_type: 'image', threshold: 0.9, policy: 'nsfw', nsfw: false });
   });
 
+  it('refuses an expression that gives an object instead of text, so unchecked content never passes', async () => {
+    const result = await runNode({
+      credentials,
+      continueOnFail: true,
+      items: [{ json: { post: { body: 'I will kill you tomorrow.' } } }],
+      parameters: {
+        resource: 'moderation',
+        operation: 'moderateText',
+        routeByVerdict: true,
+        text: '={{ $json.post }}',
+        options: { policy: 'violence' },
+      },
+    });
+    const [passed, flagged] = result.outputs!;
+    expect(passed).toEqual([]);
+    expect(flagged).toHaveLength(1);
+    expect(flagged![0]!.json.error).toBe('Text must be text, but its value is an object');
+    expect(flagged![0]!.json.description).toContain('JSON.stringify');
+  });
+
   it('sends a 400 from the API through as NodeApiError naming the field', async () => {
     const result = await runNode({
       credentials,

@@ -5,6 +5,7 @@ import {
   type INodeExecutionData,
   type INodeProperties,
 } from 'n8n-workflow';
+import { textParameter } from '../../helpers/parameters';
 import { getClient } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -45,7 +46,7 @@ export const description = updateDisplayOptions(
 
 /** POST /face-swap/detect (free): URLs of the cropped faces. With no face, one item with an empty list and a message. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-  const sourceImage = String(this.getNodeParameter('sourceImage', i, '') ?? '').trim();
+  const sourceImage = textParameter.call(this, 'sourceImage', 'Source Image URL', i).trim();
   const mode = this.getNodeParameter('facesOutput', i, 'split') as 'split' | 'list';
   const client = await getClient(this);
   const signal = this.getExecutionCancelSignal();

@@ -7,6 +7,7 @@ import {
   type INodeProperties,
 } from 'n8n-workflow';
 import { generationItem, outputOptions } from '../../helpers/output';
+import { textParameter } from '../../helpers/parameters';
 import { pollUntilDone, waitOptions, waitSettings } from '../../helpers/polling';
 import { getClient } from '../../transport';
 
@@ -77,7 +78,7 @@ export const description = updateDisplayOptions(
 /** POST /face-swap (charged), then (by default) wait for the result and download it. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
   const sourceFace = this.getNodeParameter('sourceFace', i, 'faceUrl') as 'faceUrl' | 'firstFace';
-  const targetMedia = String(this.getNodeParameter('targetMedia', i, '') ?? '').trim();
+  const targetMedia = textParameter.call(this, 'targetMedia', 'Target Media URL', i).trim();
   const options = this.getNodeParameter('options', i, {}) as IDataObject;
   const client = await getClient(this);
   const signal = this.getExecutionCancelSignal();
@@ -85,7 +86,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 
   let faceUrl: string;
   if (sourceFace === 'firstFace') {
-    const sourceImage = String(this.getNodeParameter('sourceImage', i, '') ?? '').trim();
+    const sourceImage = textParameter.call(this, 'sourceImage', 'Source Image URL', i).trim();
     const detected = await client.detectFaces(sourceImage, requestOptions);
     const first = detected.faces[0];
     if (first === undefined) {
@@ -97,7 +98,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
     }
     faceUrl = first;
   } else {
-    faceUrl = String(this.getNodeParameter('sourceFaceUrl', i, '') ?? '').trim();
+    faceUrl = textParameter.call(this, 'sourceFaceUrl', 'Source Face URL', i).trim();
   }
 
   const { wait, maxWaitMs } = waitSettings(options);

@@ -7,6 +7,7 @@ import {
   type INodeProperties,
 } from 'n8n-workflow';
 import { generationItem, outputOptions } from '../../helpers/output';
+import { textParameter } from '../../helpers/parameters';
 import { getClient } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -35,7 +36,7 @@ export const description = updateDisplayOptions(
 
 /** GET /status/{id}: the generation now; its file when completed (per the Output option). */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-  const id = String(this.getNodeParameter('generationId', i, '') ?? '').trim();
+  const id = textParameter.call(this, 'generationId', 'Generation ID', i).trim();
   if (id === '') throw new NodeOperationError(this.getNode(), 'Generation ID is required', { itemIndex: i });
   const options = this.getNodeParameter('options', i, {}) as IDataObject;
   const client = await getClient(this);

@@ -6,6 +6,7 @@ import {
   type INodeProperties,
 } from 'n8n-workflow';
 import { moderate, moderationOptions } from '../../helpers/moderation';
+import { textParameter } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
   {
@@ -27,6 +28,6 @@ export const description = updateDisplayOptions(
 
 /** POST /moderation with `text`: a synchronous verdict (nsfw/flagged, score, threshold, policy). */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-  const value = String(this.getNodeParameter('text', i, '') ?? '');
+  const value = textParameter.call(this, 'text', 'Text', i);
   return moderate.call(this, i, { text: value });
 }

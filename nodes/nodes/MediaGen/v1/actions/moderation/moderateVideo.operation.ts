@@ -5,6 +5,7 @@ import {
   type INodeProperties,
 } from 'n8n-workflow';
 import { moderate, moderationOptions } from '../../helpers/moderation';
+import { textParameter } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
   {
@@ -26,6 +27,6 @@ export const description = updateDisplayOptions(
 
 /** POST /moderation with `video_url`: a synchronous verdict (nsfw/flagged, score, threshold, policy). */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-  const value = String(this.getNodeParameter('videoUrl', i, '') ?? '').trim();
+  const value = textParameter.call(this, 'videoUrl', 'Video URL', i).trim();
   return moderate.call(this, i, { video_url: value });
 }
