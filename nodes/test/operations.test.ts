@@ -237,6 +237,22 @@ describe('Generation > Generate', () => {
     expect(result.error?.message).toContain('count: must be at most 4');
   });
 
+  it('refuses a Max Wait that is not a positive number before anything is charged', async () => {
+    const account = await srv.createAccount(1);
+    for (const maxWaitSeconds of [0, -5, '={{ "soon" }}']) {
+      const result = await runNode({
+        credentials: { apiKey: account.apiKey, baseUrl: srv.baseUrl },
+        parameters: textToImage({ options: { maxWaitSeconds } }),
+      });
+      expect(result.error?.name).toBe('NodeOperationError');
+      expect(result.error?.message).toMatch(/^Options > Max Wait \(Seconds\) must be a number/);
+    }
+    const res = await fetch(`${new URL(srv.baseUrl).origin}/admin/v1/accounts/${account.accountId}`, {
+      headers: { authorization: `Bearer ${srv.adminToken}` },
+    });
+    expect(JSON.stringify(await res.json())).toMatch(/"balance_usd":1[,}]/);
+  });
+
   it('turns an API error into NodeApiError with the HTTP status and the API message', async () => {
     const result = await runNode({
       credentials,

@@ -25,14 +25,21 @@ export const waitOptions: INodeProperties[] = [
   },
 ];
 
-/** Whether to wait, and for how long, from an operation's `options` collection. */
+/**
+ * Whether to wait, and for how long, from an operation's `options` collection. Called before the
+ * (charged) submit, so a Max Wait that is not a positive number is refused before anything is charged
+ * rather than silently replaced by the default.
+ */
 export function waitSettings(options: IDataObject): { wait: boolean; maxWaitMs: number } {
   const wait = options.waitForCompletion !== false;
-  const seconds = Number(options.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS);
-  return {
-    wait,
-    maxWaitMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_MAX_WAIT_SECONDS * 1000,
-  };
+  const raw = options.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
+  const seconds = typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : NaN;
+  if (wait && (raw === '' || !Number.isFinite(seconds) || seconds <= 0)) {
+    throw new Error(
+      `Options > Max Wait (Seconds) must be a number of seconds of at least 1 (got ${JSON.stringify(raw)})`,
+    );
+  }
+  return { wait, maxWaitMs: (wait ? seconds : DEFAULT_MAX_WAIT_SECONDS) * 1000 };
 }
 
 /**
