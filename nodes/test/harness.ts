@@ -117,6 +117,8 @@ export interface RunOptions {
   /** Input items; default one empty item. */
   items?: INodeExecutionData[];
   continueOnFail?: boolean;
+  /** n8n's "On Error" setting; overrides continueOnFail ("continueErrorOutput" adds an Error output). */
+  onError?: INode['onError'];
   /** Cancel the execution this many ms after it starts. */
   cancelAfterMs?: number;
 }
@@ -162,7 +164,11 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
     'mediagen-1',
     NODE_TYPE,
     options.parameters,
-    options.continueOnFail ? { onError: 'continueRegularOutput' } : {},
+    options.onError
+      ? { onError: options.onError }
+      : options.continueOnFail
+        ? { onError: 'continueRegularOutput' }
+        : {},
   );
   const workflowData = {
     id: 'test',

@@ -541,6 +541,33 @@ describe('Moderation', () => {
     expect(out[0]!.json).toMatchObject({ media_type: 'image', threshold: 0.9, policy: 'nsfw', nsfw: false });
   });
 
+  it('sends failed items to the Error output with On Error "Continue (using error output)"', async () => {
+    const items = [{ json: { text: 'What a lovely day.' } }, { json: { text: '' } }];
+    const parameters = { resource: 'moderation', operation: 'moderateText', text: '={{ $json.text }}' };
+    const plain = await runNode({ credentials, items, parameters, onError: 'continueErrorOutput' });
+    expect(plain.outputs).toHaveLength(2);
+    const [success, errors] = plain.outputs!;
+    expect(success!.map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
+    expect(errors).toHaveLength(1);
+    expect(errors![0]!.json).toMatchObject({
+      error: 'text: must not be empty',
+      details: { httpCode: '400' },
+    });
+    expect(errors![0]!.pairedItem).toEqual({ item: 1 });
+
+    const routed = await runNode({
+      credentials,
+      items,
+      parameters: { ...parameters, routeByVerdict: true },
+      onError: 'continueErrorOutput',
+    });
+    expect(routed.outputs).toHaveLength(3);
+    const [passed, flagged, routedErrors] = routed.outputs!;
+    expect(passed!.map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
+    expect(flagged).toEqual([]);
+    expect(routedErrors!.map((i) => i.pairedItem)).toEqual([{ item: 1 }]);
+  });
+
   it('refuses an expression that gives an object instead of text, so unchecked content never passes', async () => {
     const result = await runNode({
       credentials,

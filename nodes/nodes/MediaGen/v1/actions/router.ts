@@ -1,4 +1,9 @@
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+  NodeOperationError,
+  type IDataObject,
+  type IExecuteFunctions,
+  type INodeExecutionData,
+} from 'n8n-workflow';
 import { toNodeError } from '../helpers/errors';
 import * as faceSwap from './faceSwap';
 import * as generation from './generation';
@@ -60,14 +65,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
       if (cancel?.aborted) throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
       const nodeError = toNodeError(this.getNode(), error, i);
       if (this.continueOnFail()) {
-        const errorItem: INodeExecutionData = {
-          json: {
-            error: nodeError.message,
-            ...(nodeError.description ? { description: nodeError.description } : {}),
-            ...('httpCode' in nodeError && nodeError.httpCode ? { httpCode: nodeError.httpCode } : {}),
-          },
-          pairedItem: { item: i },
+        const details = {
+          ...(nodeError.description ? { description: nodeError.description } : {}),
+          ...('httpCode' in nodeError && nodeError.httpCode ? { httpCode: nodeError.httpCode } : {}),
         };
+        // "Continue (using error output)": n8n moves an item to the Error output only when its json has
+        // no keys but error/message/details, so there the details are nested; otherwise they would send
+        // the failed item down the Success output as if it had worked.
+        const json: IDataObject =
+          this.getNode().onError === 'continueErrorOutput'
+            ? { error: nodeError.message, ...(Object.keys(details).length > 0 ? { details } : {}) }
+            : { error: nodeError.message, ...details };
+        const errorItem: INodeExecutionData = { json, pairedItem: { item: i } };
         (routeByVerdict ? flagged : passed).push(errorItem);
         continue;
       }
