@@ -253,6 +253,20 @@ describe('Generation > Generate', () => {
     expect(JSON.stringify(await res.json())).toMatch(/"balance_usd":1[,}]/);
   });
 
+  it('refuses an object as the output field name before anything is charged', async () => {
+    const account = await srv.createAccount(1);
+    const result = await runNode({
+      credentials: { apiKey: account.apiKey, baseUrl: srv.baseUrl },
+      parameters: textToImage({ options: { binaryPropertyName: '={{ { name: "picture" } }}' } }),
+    });
+    expect(result.error?.name).toBe('NodeOperationError');
+    expect(result.error?.message).toMatch(/^Options > Put Output File in Field must be a field name/);
+    const res = await fetch(`${new URL(srv.baseUrl).origin}/admin/v1/accounts/${account.accountId}`, {
+      headers: { authorization: `Bearer ${srv.adminToken}` },
+    });
+    expect(JSON.stringify(await res.json())).toMatch(/"balance_usd":1[,}]/);
+  });
+
   it('turns an API error into NodeApiError with the HTTP status and the API message', async () => {
     const result = await runNode({
       credentials,

@@ -45,6 +45,21 @@ export const outputOptions: INodeProperties[] = [
   },
 ];
 
+/**
+ * The binary field name from Options > Put Output File in Field (default `data`). Checked before the
+ * charged submit too: an expression that gives an object or a list is refused, not turned into a field
+ * named "[object Object]".
+ */
+export function outputField(options: IDataObject): string {
+  const value = options.binaryPropertyName ?? 'data';
+  if (typeof value !== 'string' && typeof value !== 'number') {
+    throw new Error(
+      `Options > Put Output File in Field must be a field name such as "data", but its value is ${Array.isArray(value) ? 'a list' : 'an object'}`,
+    );
+  }
+  return String(value).trim() || 'data';
+}
+
 function urlsOf(generation: Generation): string[] {
   if (Array.isArray(generation.output_urls) && generation.output_urls.length > 0)
     return generation.output_urls;
@@ -80,7 +95,7 @@ export async function generationItem(
     return { json: { ...generation } as IDataObject, pairedItem: { item: itemIndex } };
   }
 
-  const field = String(options.binaryPropertyName ?? 'data').trim() || 'data';
+  const field = outputField(options);
   const binary: IBinaryKeyData = {};
   const files: IDataObject[] = [];
   const signal = this.getExecutionCancelSignal();

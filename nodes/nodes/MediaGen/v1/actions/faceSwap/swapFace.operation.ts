@@ -6,7 +6,7 @@ import {
   type INodeExecutionData,
   type INodeProperties,
 } from 'n8n-workflow';
-import { generationItem, outputOptions } from '../../helpers/output';
+import { generationItem, outputField, outputOptions } from '../../helpers/output';
 import { textParameter } from '../../helpers/parameters';
 import { pollUntilDone, waitOptions, waitSettings } from '../../helpers/polling';
 import { getClient } from '../../transport';
@@ -102,6 +102,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
   }
 
   const { wait, maxWaitMs } = waitSettings(options);
+  outputField(options); // refused before the charged submit, not after
   let generation = await client.faceSwap(faceUrl, targetMedia, requestOptions);
   if (wait) generation = await pollUntilDone.call(this, client, generation, maxWaitMs);
   const item = await generationItem.call(this, client, generation, options, i);

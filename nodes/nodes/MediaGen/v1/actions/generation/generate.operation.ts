@@ -7,7 +7,7 @@ import {
   type INodeExecutionData,
   type INodeProperties,
 } from 'n8n-workflow';
-import { generationItem, outputOptions } from '../../helpers/output';
+import { generationItem, outputField, outputOptions } from '../../helpers/output';
 import { pollUntilDone, waitOptions, waitSettings } from '../../helpers/polling';
 import { buildTaskParams, taskProperties } from '../../helpers/taskFields';
 import { getClient } from '../../transport';
@@ -94,6 +94,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
   const client = await getClient(this);
   const signal = this.getExecutionCancelSignal();
   const { wait, maxWaitMs } = waitSettings(options);
+  outputField(options); // refused before the charged submit, not after
   let generation = await client.submit(model, task, built.params, signal ? { signal } : {});
   if (wait) generation = await pollUntilDone.call(this, client, generation, maxWaitMs);
   return [await generationItem.call(this, client, generation, options, i)];
