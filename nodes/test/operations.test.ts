@@ -602,6 +602,24 @@ describe('Moderation', () => {
     expect(flagged![0]!.json.description).toContain('JSON.stringify');
   });
 
+  it('refuses a Model expression that gives an object, naming the field', async () => {
+    const result = await runNode({
+      credentials,
+      continueOnFail: true,
+      items: [{ json: { pick: { slug: 'scene-painter' } } }],
+      parameters: {
+        resource: 'generation',
+        operation: 'generate',
+        outputType: 'image',
+        model: { __rl: true, mode: 'id', value: '={{ $json.pick }}' },
+        task: 'text-to-image',
+        prompt: 'a lighthouse',
+      },
+    });
+    const [item] = only(result.outputs);
+    expect(item!.json.error).toBe('Model must be text, but its value is an object');
+  });
+
   it('sends a 400 from the API through as NodeApiError naming the field', async () => {
     const result = await runNode({
       credentials,

@@ -9,6 +9,7 @@ import {
 } from 'n8n-workflow';
 import { generationItem, outputField, outputOptions } from '../../helpers/output';
 import { pollUntilDone, waitOptions, waitSettings } from '../../helpers/polling';
+import { textParameter } from '../../helpers/parameters';
 import { buildTaskParams, taskProperties } from '../../helpers/taskFields';
 import { getClient } from '../../transport';
 
@@ -72,8 +73,8 @@ export const description = updateDisplayOptions({ show }, properties);
  * "Wait for Completion: off" returns the queued generation at once.
  */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-  const model = String(this.getNodeParameter('model', i, '', { extractValue: true }) ?? '').trim();
-  const task = String(this.getNodeParameter('task', i, '') ?? '').trim();
+  const model = textParameter.call(this, 'model', 'Model', i, { extractValue: true }).trim();
+  const task = textParameter.call(this, 'task', 'Task', i).trim();
   const options = this.getNodeParameter('options', i, {}) as IDataObject;
   if (model === '') throw new NodeOperationError(this.getNode(), 'Model is required', { itemIndex: i });
   if (!isTaskName(task)) {
