@@ -59,24 +59,11 @@ async function main() {
   const poolSize = (flags.api ? 10 : 0) + (flags.worker ? config.workerConcurrency + 4 : 0);
   const pool = createPool(db.url, Math.max(4, poolSize));
   const cleanups: Array<() => Promise<unknown>> = [];
-  let dbClosed = false;
   const closeDb = async () => {
     await pool.end().catch(() => undefined);
     await db.embedded?.stop();
-    dbClosed = true;
   };
   onStartFailure = closeDb;
-  // However this process ends (a second Ctrl-C, an uncaught error), the embedded PostgreSQL is not left
-  // running: a fast shutdown (SIGINT) is asked for synchronously; after a graceful stop it is gone.
-  process.once('exit', () => {
-    const pid = db.embedded?.pid;
-    if (dbClosed || pid === undefined) return;
-    try {
-      process.kill(pid, 'SIGINT');
-    } catch {
-      // already stopped
-    }
-  });
   try {
     await migrate(pool, (l) => log.info(l));
   } catch (err) {
@@ -153,7 +140,7 @@ async function main() {
       // is someone asking again.
       if (Date.now() - shutdownStarted < REPEATED_SIGNAL_MS) return;
       log.warn(`${signal} again: exiting now`);
-      process.exit(1); // the exit hook below still stops the embedded PostgreSQL
+      process.exit(1); // db/embedded.ts still asks the embedded PostgreSQL to stop on exit
     }
     shutdownStarted = Date.now();
     log.info(`${signal}: shutting down`);

@@ -35,8 +35,6 @@ export interface EmbeddedPostgres {
   port: number;
   /** Where the cluster's files really are (may differ from dataDir/postgres when run as root). */
   pgData: string;
-  /** Process id of the postmaster (for a last-resort kill when the owner exits abruptly). */
-  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -358,6 +356,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   );
   closeSync(logFd);
   child.unref();
+  // The postmaster is detached (its own session), so a terminal's Ctrl-C never reaches it. Whenever this
+  // process ends without stop() having run to the end (a second Ctrl-C, an uncaught error, a test
+  // runner's exit), it is asked for a fast shutdown, synchronously, so it does not outlive its owner.
+  const orphanGuard = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+  };
+  process.once('exit', orphanGuard);
+  child.once('exit', () => process.off('exit', orphanGuard));
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   const startupLog = () => {
     try {
@@ -429,7 +435,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     }
     await rm(ownerFile, { force: true });
   };
-  return { url, port, pgData, pid: child.pid, stop };
+  return { url, port, pgData, stop };
 }
 
 /** The uid running this process (for messages). */

@@ -77,16 +77,9 @@ export function freePort(): Promise<number> {
 }
 
 const liveChildren = new Set<ChildProcess>();
-const livePostgres = new Set<number>();
+// (An embedded PostgreSQL stops itself when this process exits: db/embedded.ts.)
 process.once('exit', () => {
   for (const c of liveChildren) c.kill('SIGKILL');
-  for (const pid of livePostgres) {
-    try {
-      process.kill(pid, 'SIGQUIT');
-    } catch {
-      // gone
-    }
-  }
 });
 
 function spawnServer(
@@ -164,7 +157,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
     if (embedded) {
       await embedded.stop();
-      if (embedded.pid) livePostgres.delete(embedded.pid);
       if (embedded.pgData !== join(dir, 'pg', 'postgres'))
         await rm(embedded.pgData, { recursive: true, force: true });
     }
@@ -175,7 +167,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       databaseUrl = await ensureDatabase(options.databaseUrl, `mediagen_${randomBytes(6).toString('hex')}`);
     } else {
       embedded = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), log: () => undefined });
-      if (embedded.pid) livePostgres.add(embedded.pid);
       databaseUrl = await ensureDatabase(embedded.url, 'mediagen');
     }
     const pool = createPool(databaseUrl, 2);
