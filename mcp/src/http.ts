@@ -57,6 +57,11 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   const sessions = new Map<string, Session>();
   const idleMs = options.sessionIdleMs ?? 60 * 60_000;
 
+  /** A JSON-RPC error answer with no id (-32000: server error; -32700: parse error). */
+  const jsonRpcError = (res: Response, status: number, message: string, code = -32000) => {
+    res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+  };
+
   // The transport spec asks servers to validate Origin too: a web page the user visits may post to a
   // local MCP server, whose key spends money. Non-browser clients send no Origin; a browser's must name
   // one of the hosts the Host header may name.
@@ -72,14 +77,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
         next();
         return;
       }
-      res.status(403).json({
-        jsonrpc: '2.0',
-        error: {
-          code: -32000,
-          message: `Forbidden: requests from the web origin ${origin} are not accepted`,
-        },
-        id: null,
-      });
+      jsonRpcError(res, 403, `Forbidden: requests from the web origin ${origin} are not accepted`);
     });
   }
 
@@ -88,10 +86,6 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     const session = typeof id === 'string' ? sessions.get(id) : undefined;
     if (session) session.lastSeen = Date.now();
     return session;
-  };
-
-  const jsonRpcError = (res: Response, status: number, message: string) => {
-    res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
   };
 
   app.post('/mcp', async (req: Request, res: Response) => {
@@ -155,11 +149,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     }
     const { type, limit, status } = (error ?? {}) as { type?: string; limit?: number; status?: number };
     if (type === 'entity.parse.failed') {
-      res.status(400).json({
-        jsonrpc: '2.0',
-        error: { code: -32700, message: 'Parse error: the body is not valid JSON' },
-        id: null,
-      });
+      jsonRpcError(res, 400, 'Parse error: the body is not valid JSON', -32700);
     } else if (type === 'entity.too.large') {
       jsonRpcError(res, 413, `Request body too large: the limit is ${limit ?? 102400} bytes`);
     } else if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -95,8 +95,8 @@ export class MediaFetcher {
   constructor(private readonly options: MediaFetcherOptions) {
     const allowPrivate = options.allowPrivate;
     this.dispatcher = new Agent({
-      headersTimeout: options.headersTimeoutMs ?? 15_000,
-      bodyTimeout: options.headersTimeoutMs ?? 15_000,
+      headersTimeout: this.idleTimeoutMs,
+      bodyTimeout: this.idleTimeoutMs,
       connect: {
         timeout: CONNECT_TIMEOUT_MS,
         // Checked on the address we actually connect to.
