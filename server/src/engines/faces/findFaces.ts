@@ -95,12 +95,12 @@ export async function findFaces(image: RgbImage, options: FindFacesOptions = {})
             !found.some((known) => overlap(known.box, face.box) > SAME_FACE);
           const boxes = await detectIn(h, part, tile, small, false);
           seenInTiles.push(...boxes);
-          const candidates = boxes.filter(isNew);
-          if (candidates.length === 0) continue;
           if (!landmarks) {
-            for (const face of candidates) if (isNew(face)) found.push(face);
+            for (const face of boxes) if (isNew(face)) found.push(face);
             continue;
           }
+          const candidates = boxes.filter(isNew);
+          if (candidates.length === 0) continue;
           // Only a tile that shows a new face pays for a second run, with landmarks.
           const meshed = await detectIn(h, part, tile, small, true);
           for (const face of candidates) {
