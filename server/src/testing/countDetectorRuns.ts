@@ -1,22 +1,34 @@
 /**
- * How many times the face detector runs while `fn` works: findFaces on this thread calls it once for the
- * whole picture, once per tile and once per closer look (engines/faces/findFaces.ts). Detector runs are
- * what a detection costs and, unlike times, are the same on every run, so the tile tests and the faces
- * benchmark count them. Counts every call on this thread's detector meanwhile: run nothing else at once.
+ * How many times the face detector runs while `fn` works: findFaces on this thread runs it once for the
+ * whole picture (with landmarks), once per tile and once per closer look (box-only), and once more per tile
+ * that shows a new face when a swap wants its landmarks (engines/faces/findFaces.ts, blazeFace.ts).
+ * Detector runs are what a detection costs and, unlike times, are the same on every run, so the tile tests
+ * and the faces benchmark count them; `boxOnly` says how many of them were box-only runs. Counts every
+ * call on this thread's detectors meanwhile: run nothing else at once.
  */
-import { human } from '../engines/faces/human.js';
+import { blazeFace } from '../engines/faces/blazeFace.js';
 
-export async function countDetectorRuns<T>(fn: () => Promise<T>): Promise<{ result: T; runs: number }> {
-  const h = await human();
-  const detectOnce = h.detect.bind(h);
-  let runs = 0;
-  h.detect = (...args: Parameters<typeof h.detect>) => {
-    runs++;
-    return detectOnce(...args);
+export async function countDetectorRuns<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; runs: number; boxOnly: number }> {
+  const detector = await blazeFace();
+  const landmarksOnce = detector.detectWithLandmarks.bind(detector);
+  const boxesOnce = detector.boxes.bind(detector);
+  let withLandmarks = 0;
+  let boxOnly = 0;
+  detector.detectWithLandmarks = (...args: Parameters<typeof detector.detectWithLandmarks>) => {
+    withLandmarks++;
+    return landmarksOnce(...args);
+  };
+  detector.boxes = (...args: Parameters<typeof detector.boxes>) => {
+    boxOnly++;
+    return boxesOnce(...args);
   };
   try {
-    return { result: await fn(), runs };
+    const result = await fn();
+    return { result, runs: withLandmarks + boxOnly, boxOnly };
   } finally {
-    h.detect = detectOnce;
+    delete (detector as Partial<typeof detector>).detectWithLandmarks;
+    delete (detector as Partial<typeof detector>).boxes;
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The face detector's worker thread: loads Human's models once (human.ts) and runs findFaces.ts on the
- * pictures the main thread sends it, one at a time (findFaces queues them). A detection is 50-400 ms of
- * synchronous WebAssembly work; here it no longer blocks the server's event loop, which a video face
+ * The face detector's worker thread: loads the models once (human.ts, blazeFace.ts) and runs findFaces.ts on the
+ * pictures the main thread sends it, one at a time (findFaces queues them). A detection is 50-300 ms of
+ * synchronous WebAssembly and onnxruntime work; here it no longer blocks the server's event loop, which a video face
  * swap (one detection per frame) did for seconds at a time in a process that also serves the API.
  *
  * The messages are workerThread.ts's protocol. A cancelled request still runs (a detection cannot be
@@ -11,7 +11,7 @@ import { parentPort } from 'node:worker_threads';
 import type { WorkerReplyMessage, WorkerRequestMessage } from '../workerThread.js';
 import type { FaceGeometry } from './faceGeometry.js';
 import { findFaces, type FindFacesOptions } from './findFaces.js';
-import { human } from './human.js';
+import { blazeFace } from './blazeFace.js';
 
 /** One request: a packed RGB picture and the search options. */
 export interface FaceWorkerPayload {
@@ -29,7 +29,8 @@ const send = (
 const cancelled = new Set<number>();
 
 try {
-  await human();
+  // Human's models, and BlazeFace converted for onnxruntime (blazeFace.ts), both loaded before "ready".
+  await blazeFace();
   port.on('message', (message: WorkerRequestMessage<FaceWorkerPayload>) => {
     if (message.type === 'cancel') {
       cancelled.add(message.id);

@@ -14,9 +14,10 @@
  * Pictures bigger than `maxSide` are first shrunk by an integer factor (downscale.ts) and the results
  * scaled back to the picture's pixels (cheap per-frame work for video).
  */
-import type { Human, Tensor3D } from '@vladmandic/human';
+import type { FaceResult, Human, Tensor3D } from '@vladmandic/human';
 import { downscale } from './downscale.js';
 import { MESH_POINTS, type FaceGeometry } from './faceGeometry.js';
+import { blazeFace } from './blazeFace.js';
 import { human } from './human.js';
 import type { RgbImage } from './rgbImage.js';
 import { SerialQueue } from './serialQueue.js';
@@ -79,7 +80,7 @@ export async function findFaces(image: RgbImage, options: FindFacesOptions = {})
     const picture = h.tf.tensor3d(small.data, [small.height, small.width, 3], 'int32');
     try {
       const whole = { x: 0, y: 0, width: small.width, height: small.height };
-      const fromWhole = await detectIn(h, picture, whole, small, true);
+      const fromWhole = await detectIn(picture, whole, small, true);
       // Only an unhidden face (landmarks near certain) may spare the tiles: a cat's head filling a
       // thumbnail scores 0.8 on the box and 0.34 on landmarks, and the closer look must see it.
       const certain = fromWhole.filter((face) => face.score >= MIN_MESH_SCORE);
@@ -93,7 +94,7 @@ export async function findFaces(image: RgbImage, options: FindFacesOptions = {})
         try {
           const isNew = (face: FaceGeometry) =>
             !found.some((known) => overlap(known.box, face.box) > SAME_FACE);
-          const boxes = await detectIn(h, part, tile, small, false);
+          const boxes = await detectIn(part, tile, small, false);
           seenInTiles.push(...boxes);
           if (!landmarks) {
             for (const face of boxes) if (isNew(face)) found.push(face);
@@ -102,7 +103,7 @@ export async function findFaces(image: RgbImage, options: FindFacesOptions = {})
           const candidates = boxes.filter(isNew);
           if (candidates.length === 0) continue;
           // Only a tile that shows a new face pays for a second run, with landmarks.
-          const meshed = await detectIn(h, part, tile, small, true);
+          const meshed = await detectIn(part, tile, small, true);
           for (const face of candidates) {
             found.push(meshed.find((m) => overlap(m.box, face.box) > SAME_FACE && isNew(m)) ?? face);
           }
@@ -127,22 +128,30 @@ export async function findFaces(image: RgbImage, options: FindFacesOptions = {})
   });
 }
 
+/** What one detector run answers for a face: Human's, or the box detector's box with no mesh (faceScore 0). */
+type DetectorFace = Pick<FaceResult, 'box' | 'boxScore' | 'faceScore' | 'score' | 'mesh'>;
+
 /**
  * Detects in one tensor that shows `at` of the picture; results in the picture's pixels. In tiles, faces
  * cut by an inner tile edge and unconfident boxes are dropped.
  */
 async function detectIn(
-  h: Human,
   input: Tensor3D,
   at: Rect,
   picture: { width: number; height: number },
   mesh: boolean,
 ): Promise<FaceGeometry[]> {
-  const result = await h.detect(input, detectorConfig(mesh));
-  if (result.error) throw new Error(`face detector failed: ${result.error}`);
+  const found: DetectorFace[] = mesh
+    ? await withLandmarks(input)
+    : (await (await blazeFace()).boxes(input)).map((f) => ({
+        ...f,
+        faceScore: 0,
+        score: f.boxScore,
+        mesh: [],
+      }));
   const inTile = at.width < picture.width || at.height < picture.height;
   const faces: FaceGeometry[] = [];
-  for (const face of result.face) {
+  for (const face of found) {
     const [x, y, w, hh] = face.box;
     if (inTile) {
       const cut =
@@ -164,6 +173,14 @@ async function detectIn(
     faces.push({ box: { x: x + at.x, y: y + at.y, width: w, height: hh }, score: face.score, mesh: points });
   }
   return faces;
+}
+
+/**
+ * A detector run with FaceMesh's landmarks: Human's whole pipeline (BlazeFace, then FaceMesh on each face),
+ * its BlazeFace pass on onnxruntime (blazeFace.ts).
+ */
+async function withLandmarks(input: Tensor3D) {
+  return (await blazeFace()).detectWithLandmarks(input, LANDMARKS);
 }
 
 /**
@@ -198,9 +215,8 @@ async function confirmedUpClose(
   ) as Tensor3D;
   try {
     const scale = side / CLOSER_LOOK_SIDE;
-    const result = await h.detect(view, detectorConfig(false));
-    if (result.error) throw new Error(`face detector failed: ${result.error}`);
-    return result.face.some((seen) => {
+    const seenUpClose = await (await blazeFace()).boxes(view);
+    return seenUpClose.some((seen) => {
       const [sx, sy, sw, sh] = seen.box;
       const box = { x: left + sx * scale, y: top + sy * scale, width: sw * scale, height: sh * scale };
       return seen.boxScore >= TILE_MIN_BOX_SCORE && overlap(box, face.box) > SAME_FACE;
@@ -211,16 +227,13 @@ async function confirmedUpClose(
 }
 
 /**
- * One detector run's settings. Human merges per-call config into its own for good, so both switches are
- * always given explicitly. Rotation only serves the landmarks: with it human turns the whole input to
- * level each face before cropping it for FaceMesh, and a box-only run would throw that work away (the
- * boxes and scores are the detector's either way; 7-9 ms of a 31-47 ms tile run on the 1 MP group).
+ * Human's settings for a run with landmarks. Human merges per-call config into its own for good, so both
+ * switches are always given. Box-only runs do not go through Human at all (blazeFace.ts, boxes()): Human's
+ * box-only run also turned and cropped each face for a FaceMesh that would not run.
  */
-function detectorConfig(mesh: boolean): Parameters<Human['detect']>[1] {
-  return { face: { mesh: { enabled: mesh }, detector: { rotation: mesh } } } as Parameters<
-    Human['detect']
-  >[1];
-}
+const LANDMARKS = { face: { mesh: { enabled: true }, detector: { rotation: true } } } as Parameters<
+  Human['detect']
+>[1];
 
 /** Intersection over the smaller box's area. */
 function overlap(a: FaceGeometry['box'], b: FaceGeometry['box']): number {

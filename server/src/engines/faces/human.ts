@@ -17,6 +17,14 @@ const require = createRequire(import.meta.url);
 
 /** Most faces found in one image or frame. */
 export const MAX_FACES = 32;
+/**
+ * BlazeFace's settings, shared with boxDetector.ts (which runs the same network on onnxruntime):
+ * least box confidence, the overlap above which non-maximum suppression drops a box, and how much a
+ * detector box is enlarged to frame the whole face.
+ */
+export const DETECTOR_MIN_CONFIDENCE = 0.15;
+export const DETECTOR_IOU = 0.1;
+export const DETECTOR_BOX_SCALE = 1.4;
 
 function humanConfig(modelBasePath: string, wasmPath: string): Partial<Config> {
   return {
@@ -37,8 +45,9 @@ function humanConfig(modelBasePath: string, wasmPath: string): Partial<Config> {
         maxDetected: MAX_FACES,
         // Low on purpose: human applies it to the landmarks' confidence too, which is low for a face that is
         // partly hidden (a hand, a camera). Detector boxes are filtered by findFaces.ts instead.
-        minConfidence: 0.15,
-        iouThreshold: 0.1,
+        minConfidence: DETECTOR_MIN_CONFIDENCE,
+        iouThreshold: DETECTOR_IOU,
+        scale: DETECTOR_BOX_SCALE,
         skipFrames: 0,
         skipTime: 0,
         return: false,

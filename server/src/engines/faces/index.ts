@@ -7,13 +7,14 @@ export { faceSwapEngine } from './swapFace.js';
 let warming: Promise<void> | undefined;
 
 /**
- * Loads the detector's models once per process and runs one detection so the WASM kernels are compiled
- * before the first request. Idempotent: every caller gets the same promise.
+ * Loads the detector's models once per process and runs one detection, tiles included, so both detectors
+ * (Human's WASM kernels, the box detector's onnxruntime session) have run before the first request.
+ * Idempotent: every caller gets the same promise.
  */
 export function warmUpFaces(): Promise<void> {
   warming ??= findFaces(
     { data: new Uint8Array(128 * 128 * 3).fill(128), width: 128, height: 128 },
-    { tiles: false },
+    { tiles: 'always' },
   ).then(
     () => undefined,
     (error: unknown) => {
