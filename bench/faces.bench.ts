@@ -2,7 +2,9 @@
  * Faces benchmarks (issue 4): detect latency for a 1 MP photo and for small pictures, swap latency per face,
  * swap throughput for a 720p video, RSS with the models loaded. Each figure comes with a baseline measured
  * in the same run:
- *   - detect: the bare detector call (human.detect on the already decoded picture, no tiles, no crops);
+ *   - detect: the bare detector call (one run with landmarks on the already decoded picture, as findFaces
+ *     makes it: BlazeFace on onnxruntime, Human's FaceMesh; no shrinking, no tiles, no crops);
+ *   - one detector run, box-only and with landmarks: Human's stock run on tfjs's WASM backend;
  *   - detect on a small picture: also the whole picture only (findFaces with tiles off, the detect before
  *     small pictures were tiled), and for the small portrait the detect with tiles always searched (as
  *     before the tile pass was decided by what the whole picture shows), each with the ratio now / then;
@@ -24,7 +26,10 @@ import type SharpModule from 'sharp';
 import { detectFaces, faceSwapEngine, warmUpFaces } from '../server/src/engines/faces/index.js';
 import { crop } from '../server/src/engines/faces/crop.js';
 import { findFaces as findFacesInWorker } from '../server/src/engines/faces/faceDetector.js';
-import { findFaces } from '../server/src/engines/faces/findFaces.js';
+import { blazeFace } from '../server/src/engines/faces/blazeFace.js';
+import { downscale } from '../server/src/engines/faces/downscale.js';
+import { DETECT_MAX_SIDE, findFaces } from '../server/src/engines/faces/findFaces.js';
+import { tilesFor } from '../server/src/engines/faces/tiles.js';
 import { human } from '../server/src/engines/faces/human.js';
 import { readRgb } from '../server/src/engines/faces/readRgb.js';
 import { loadSourceFace } from '../server/src/engines/faces/sourceFace.js';
@@ -72,12 +77,17 @@ async function main() {
       .toFile(halfLength);
 
     const h = await human();
+    const detector = await blazeFace();
+    const landmarksConfig = { face: { mesh: { enabled: true }, detector: { rotation: true } } } as Parameters<
+      typeof h.detect
+    >[1];
+    /** The bare detector call: one run with landmarks on the decoded picture, as findFaces makes it. */
     const bareDetect = async (path: string) => {
       const image = await readRgb(path);
       return time(async () => {
         const tensor = h.tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
         try {
-          await h.detect(tensor);
+          await detector.detectWithLandmarks(tensor, landmarksConfig);
         } finally {
           h.tf.dispose(tensor);
         }
@@ -124,6 +134,12 @@ async function main() {
       const image = await readRgb(path);
       return (await countDetectorRuns(() => findFaces(image, { tiles, landmarks }))).runs;
     };
+    /** "N detector runs" spelled out: how many with landmarks (Human) and how many box-only (onnxruntime). */
+    const runsLabel = async (path: string, landmarks = false) => {
+      const image = await readRgb(path);
+      const { runs, boxOnly } = await countDetectorRuns(() => findFaces(image, { landmarks }));
+      return `${runs} detector runs: ${runs - boxOnly} with landmarks, ${boxOnly} box-only`;
+    };
     const small = {
       group: await time(() => detectFaces(smallGroup)),
       groupBefore: await time(() => detectWith(smallGroup, false)),
@@ -147,10 +163,57 @@ async function main() {
     };
     const runsOf = {
       portrait: await detectorRuns(portrait, true),
-      group: await detectorRuns(group, true),
-      halfLength: await detectorRuns(halfLength, true),
-      groupWithLandmarks: await detectorRuns(group, true, true),
+      group: await runsLabel(group),
+      halfLength: await runsLabel(halfLength),
+      groupWithLandmarks: await runsLabel(group, true),
     };
+
+    // One box-only detector run, on the first tile of the 1 MP group as findFaces cuts it (the picture
+    // shrunk by 2 to 770x326, a 326 px tile): the box detector (BlazeFace converted to ONNX, on
+    // onnxruntime) against Human's own box-only run on tfjs's WASM backend, which tiles used before.
+    const boxes = detector;
+    const groupImage = await readRgb(group);
+    const shrunk = downscale(
+      groupImage,
+      Math.round(Math.max(groupImage.width, groupImage.height) / DETECT_MAX_SIDE),
+    );
+    const shrunkTensor = h.tf.tensor3d(shrunk.data, [shrunk.height, shrunk.width, 3], 'int32');
+    const firstTile = tilesFor(shrunk.width, shrunk.height)[0]!;
+    const tile = h.tf.slice(
+      shrunkTensor,
+      [firstTile.y, firstTile.x, 0],
+      [firstTile.height, firstTile.width, 3],
+    ) as Parameters<typeof boxes.boxes>[0];
+    const humanBoxOnly = { face: { mesh: { enabled: false }, detector: { rotation: false } } } as Parameters<
+      typeof h.detect
+    >[1];
+    const boxRun = { onnx: [] as number[], human: [] as number[] };
+    for (let i = 0; i < 12; i++) {
+      await boxes.boxes(tile);
+      await h.detect(tile, humanBoxOnly);
+    }
+    for (let i = 0; i < RUNS * 2; i++) {
+      let t0 = performance.now();
+      await boxes.boxes(tile);
+      boxRun.onnx.push(performance.now() - t0);
+      t0 = performance.now();
+      await h.detect(tile, humanBoxOnly);
+      boxRun.human.push(performance.now() - t0);
+    }
+    // One run with landmarks on the same shrunk picture (findFaces's whole-picture pass): BlazeFace on
+    // onnxruntime and Human's FaceMesh, against Human's stock detect with both on tfjs's WASM backend.
+    const wholeRun = { onnx: [] as number[], human: [] as number[] };
+    // Human's own BlazeFace has not run since loading (findFaces no longer calls it): warm it as above.
+    for (let i = 0; i < 12; i++) await h.detect(shrunkTensor, landmarksConfig);
+    for (let i = 0; i < RUNS * 2; i++) {
+      let t0 = performance.now();
+      await detector.detectWithLandmarks(shrunkTensor, landmarksConfig);
+      wholeRun.onnx.push(performance.now() - t0);
+      t0 = performance.now();
+      await h.detect(shrunkTensor, landmarksConfig);
+      wholeRun.human.push(performance.now() - t0);
+    }
+    h.tf.dispose([tile, shrunkTensor]);
     // The 1 MP group searched as a swap searches it (landmarks for every face: a tile that shows a new
     // face is run again), which is how detection searched it before it asked for boxes only.
     const groupWithLandmarks = await time(() => detectWith(group, true, true));
@@ -238,13 +301,25 @@ async function main() {
         `${(p50(detect.portrait) / p50(detect.portraitBare)).toFixed(2)}x`,
       ],
       [
-        `Detect, 1 MP group (1540x652, ${groupFaces} faces; tiles searched, ${runsOf.group} detector runs), p50 / p95`,
+        `One box-only detector run (a ${firstTile.width} px tile of the 1 MP group): BlazeFace on onnxruntime, one thread (the box detector), p50`,
+        ms(p50(boxRun.onnx)),
+        `Human's box-only run on tfjs WASM ${ms(p50(boxRun.human))}`,
+        `${(p50(boxRun.onnx) / p50(boxRun.human)).toFixed(2)}x`,
+      ],
+      [
+        `One detector run with landmarks (the 1 MP group shrunk to ${shrunk.width}x${shrunk.height}, findFaces's whole-picture pass): BlazeFace on onnxruntime + Human's FaceMesh, p50`,
+        ms(p50(wholeRun.onnx)),
+        `Human's stock detect on tfjs WASM ${ms(p50(wholeRun.human))}`,
+        `${(p50(wholeRun.onnx) / p50(wholeRun.human)).toFixed(2)}x`,
+      ],
+      [
+        `Detect, 1 MP group (1540x652, ${groupFaces} faces; tiles searched, ${runsOf.group}), p50 / p95`,
         `${ms(p50(detect.group))} / ${ms(p95(detect.group))}`,
         `bare detector call ${ms(p50(detect.groupBare))}`,
         `${(p50(detect.group) / p50(detect.groupBare)).toFixed(2)}x`,
       ],
       [
-        `Detect, the same 1 MP group with landmarks for every face (as a swap searches it, and detect did before it took boxes only; ${runsOf.groupWithLandmarks} detector runs), p50`,
+        `Detect, the same 1 MP group with landmarks for every face (as a swap searches it; ${runsOf.groupWithLandmarks}), p50`,
         ms(p50(groupWithLandmarks)),
         `bare detector call ${ms(p50(detect.groupBare))}`,
         `${(p50(groupWithLandmarks) / p50(detect.groupBare)).toFixed(2)}x`,
@@ -256,7 +331,7 @@ async function main() {
         `${(p50(detect.group) / p50(groupWithLandmarks)).toFixed(2)}x`,
       ],
       [
-        `Detect, 1 MP half-length portrait (1024x1024, ${halfLengthFaces} face, 0.28 of the picture; tiles searched, ${runsOf.halfLength} detector runs), p50 / p95`,
+        `Detect, 1 MP half-length portrait (1024x1024, ${halfLengthFaces} face, 0.28 of the picture; tiles searched, ${runsOf.halfLength}), p50 / p95`,
         `${ms(p50(detect.halfLength))} / ${ms(p95(detect.halfLength))}`,
         `bare detector call ${ms(p50(detect.halfLengthBare))}`,
         `${(p50(detect.halfLength) / p50(detect.halfLengthBare)).toFixed(2)}x`,
@@ -347,7 +422,9 @@ async function main() {
       '',
       `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; ${RUNS} timed runs after one`,
       'untimed run, once each detector has run a dozen times (a fresh one is up to 1.7x slower for its first ten',
-      'calls). @vladmandic/human 3.3 on the TensorFlow.js WASM backend; the machine is shared, so read',
+      'calls). BlazeFace (the detector network of @vladmandic/human 3.3) on onnxruntime-node, one thread;',
+      "Human's FaceMesh on the TensorFlow.js WASM backend. A detector run with landmarks is BlazeFace then",
+      'FaceMesh on each face; a box-only run is BlazeFace alone. The machine is shared, so read',
       'the ratios (same run, same machine) before the absolute figures. Targets (issue 4): detect <= 150 ms',
       'for a 1 MP photo, swap <= 100 ms per face, RSS with every model loaded <= 1.5 GB. See docs/faces.md.',
       '',
