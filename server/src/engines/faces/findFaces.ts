@@ -21,6 +21,7 @@ import { blazeFace } from './blazeFace.js';
 import { human } from './human.js';
 import type { RgbImage } from './rgbImage.js';
 import { SerialQueue } from './serialQueue.js';
+import { tileTensor } from './tileTensor.js';
 import { tilesFor, tilesNeeded, type Rect } from './tiles.js';
 
 const queue = new SerialQueue();
@@ -90,7 +91,7 @@ export async function findFaces(image: RgbImage, options: FindFacesOptions = {})
       /** Confident, uncut tile boxes: each confirms a face of the whole picture that it overlaps. */
       const seenInTiles: FaceGeometry[] = [];
       for (const tile of areas) {
-        const part = h.tf.slice(picture, [tile.y, tile.x, 0], [tile.height, tile.width, 3]) as Tensor3D;
+        const part = tileTensor(h.tf, small, tile);
         try {
           const isNew = (face: FaceGeometry) =>
             !found.some((known) => overlap(known.box, face.box) > SAME_FACE);
