@@ -6,7 +6,7 @@
  *     --host <addr>              interface to bind (default 127.0.0.1)
  *     --allowed-hosts a,b        Host header values accepted when bound elsewhere (behind a proxy)
  * Environment: MEDIAGEN_API_KEY, MEDIAGEN_BASE_URL (required), MEDIAGEN_MCP_MAX_WAIT_SECONDS (default 45),
- * MEDIAGEN_MCP_PREVIEW=off (no preview thumbnails).
+ * MEDIAGEN_MCP_CALL_TIMEOUT_SECONDS (default 55), MEDIAGEN_MCP_PREVIEW=off (no preview thumbnails).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Model } from '@mediagen/core';
@@ -17,7 +17,8 @@ import { createServer, SERVER_VERSION } from './server.js';
 
 const USAGE = `usage: mediagen-mcp [--http [port]] [--host <addr>] [--allowed-hosts <h1,h2>]
 Environment: MEDIAGEN_API_KEY, MEDIAGEN_BASE_URL (e.g. https://host/api/v3),
-MEDIAGEN_MCP_MAX_WAIT_SECONDS (default 45), MEDIAGEN_MCP_PREVIEW=off`;
+MEDIAGEN_MCP_MAX_WAIT_SECONDS (default 45), MEDIAGEN_MCP_CALL_TIMEOUT_SECONDS (default 55),
+MEDIAGEN_MCP_PREVIEW=off`;
 
 function log(message: string): void {
   // stdout belongs to the MCP protocol in stdio mode: everything else goes to stderr.
@@ -83,7 +84,7 @@ async function loadCatalog(): Promise<Model[]> {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  configFromEnv(); // fail fast on a bad MEDIAGEN_MCP_MAX_WAIT_SECONDS
+  configFromEnv(); // fail fast on a bad MEDIAGEN_MCP_MAX_WAIT_SECONDS or MEDIAGEN_MCP_CALL_TIMEOUT_SECONDS
   if (!process.env.MEDIAGEN_BASE_URL)
     log('MEDIAGEN_BASE_URL is not set: every tool call will fail until it is');
   const catalog = await loadCatalog();

@@ -10,6 +10,8 @@ export interface ToolContext {
   baseUrl: string | undefined;
   /** Longest wait of one tool call, in seconds. */
   maxWaitSeconds: number;
+  /** Longest time one tool call may take in all, in seconds (runTool.ts). */
+  callTimeoutSeconds: number;
   /** Whether image results carry a small preview thumbnail. */
   previews: boolean;
   /** Catalog known at start (for the price notes in tool descriptions); may be empty. */

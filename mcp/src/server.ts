@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { MediaGenClient, Model } from '@mediagen/core';
-import { configFromEnv } from './config.js';
+import { callTimeoutSecondsFor, configFromEnv } from './config.js';
 import { registerConformanceFixtures } from './conformanceFixtures.js';
 import { clientResolver, type ToolContext } from './context.js';
 import { registerDetectFaces } from './tools/detectFaces.js';
@@ -23,6 +23,11 @@ export interface CreateServerOptions {
   keyFromAuthorizationHeader?: boolean;
   /** Longest wait of one tool call (default MEDIAGEN_MCP_MAX_WAIT_SECONDS or 45). */
   maxWaitSeconds?: number;
+  /**
+   * Longest time one tool call may take in all (default MEDIAGEN_MCP_CALL_TIMEOUT_SECONDS, else the larger
+   * of 55 and the maximum wait + 10).
+   */
+  callTimeoutSeconds?: number;
   /** Attach preview thumbnails to image results (default true unless MEDIAGEN_MCP_PREVIEW=off). */
   previews?: boolean;
   /** The catalog, for the prices quoted in the charged tools' descriptions (see loadCatalog in cli.ts). */
@@ -65,6 +70,10 @@ export function createServer(options: CreateServerOptions = {}): McpServer {
     }),
     baseUrl: options.client?.baseUrl ?? options.baseUrl ?? process.env.MEDIAGEN_BASE_URL,
     maxWaitSeconds: options.maxWaitSeconds ?? env.maxWaitSeconds,
+    callTimeoutSeconds: callTimeoutSecondsFor(
+      options.maxWaitSeconds ?? env.maxWaitSeconds,
+      options.callTimeoutSeconds ?? env.callTimeoutSeconds,
+    ),
     previews: options.previews ?? env.previews,
     catalog: options.catalog ?? [],
     idempotencyScope: options.idempotencyScope ?? PROCESS_SCOPE,

@@ -8,11 +8,15 @@ import {
 } from '@mediagen/core';
 import { describe, expect, it } from 'vitest';
 import {
+  callTimeoutSecondsFor,
   configFromEnv,
   DEFAULT_MAX_WAIT_SECONDS,
   MAX_MAX_WAIT_SECONDS,
+  parseCallTimeout,
   parseMaxWait,
 } from '../src/config.js';
+import { waitSecondsFor } from '../src/runTool.js';
+import type { ToolContext } from '../src/context.js';
 import { errorResult, mimeTypeOf, outputLinks, whatToDo } from '../src/results.js';
 import { priceNote, taskFieldLines, taskParamsDescription } from '../src/taskDocs.js';
 
@@ -25,6 +29,31 @@ describe('config', () => {
     expect(parseMaxWait('100000')).toBe(MAX_MAX_WAIT_SECONDS);
     expect(() => parseMaxWait('soon')).toThrow(/MEDIAGEN_MCP_MAX_WAIT_SECONDS must be a number/);
     expect(() => parseMaxWait('-1')).toThrow(/from 0 to/);
+  });
+
+  it('limits a tool call to 55 s, or the maximum wait + 10 s when that is longer, unless set', () => {
+    expect(callTimeoutSecondsFor(45, undefined)).toBe(55);
+    expect(callTimeoutSecondsFor(0, undefined)).toBe(55);
+    expect(callTimeoutSecondsFor(300, undefined)).toBe(310);
+    expect(callTimeoutSecondsFor(300, 30)).toBe(30);
+    expect(parseCallTimeout(undefined)).toBeUndefined();
+    expect(parseCallTimeout('90')).toBe(90);
+    expect(configFromEnv({ MEDIAGEN_MCP_CALL_TIMEOUT_SECONDS: '20' }).callTimeoutSeconds).toBe(20);
+    expect(() => parseCallTimeout('0')).toThrow(
+      /MEDIAGEN_MCP_CALL_TIMEOUT_SECONDS must be a number of seconds from 1/,
+    );
+    expect(() => parseCallTimeout('later')).toThrow(/MEDIAGEN_MCP_CALL_TIMEOUT_SECONDS/);
+  });
+
+  it("bounds a call's wait by what was asked, the maximum, and the call's time left minus 5 s", () => {
+    const ctx = { maxWaitSeconds: 45 } as ToolContext;
+    const left = (s: number) => ({ secondsLeft: () => s });
+    expect(waitSecondsFor(ctx, undefined)).toBe(45);
+    expect(waitSecondsFor(ctx, 100)).toBe(45);
+    expect(waitSecondsFor(ctx, 10, left(54.5))).toBe(10);
+    expect(waitSecondsFor(ctx, undefined, left(54.5))).toBe(45);
+    expect(waitSecondsFor(ctx, undefined, left(30.7))).toBe(25);
+    expect(waitSecondsFor(ctx, undefined, left(3))).toBe(0);
   });
 
   it('turns previews off only when asked', () => {

@@ -25,8 +25,8 @@ export function registerDetectFaces(server: McpServer, ctx: ToolContext) {
       annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true },
     },
     async ({ source_image }, extra) =>
-      runTool(ctx, 'detect_faces', extra, async (client) => {
-        const detected = await client.detectFaces(source_image, { signal: extra.signal });
+      runTool(ctx, 'detect_faces', extra, async (client, call) => {
+        const detected = await client.detectFaces(source_image, { signal: call.signal });
         const links: ContentBlock[] = detected.faces.map((uri, index) => ({
           type: 'resource_link',
           uri,

@@ -68,7 +68,7 @@ export function registerFaceSwap(server: McpServer, ctx: ToolContext) {
       },
     },
     async ({ source_face_url, source_image, face_index, target_media, wait_seconds }, extra) =>
-      runTool(ctx, 'face_swap', extra, async (client) => {
+      runTool(ctx, 'face_swap', extra, async (client, call) => {
         if ((source_face_url === undefined) === (source_image === undefined)) {
           return failure(
             `VALIDATION_ERROR: give exactly one of source_face_url and source_image (${source_face_url === undefined ? 'neither was given' : 'both were given'}).\n` +
@@ -81,7 +81,7 @@ export function registerFaceSwap(server: McpServer, ctx: ToolContext) {
           );
         }
         const started = Date.now();
-        const progress = new ProgressReporter(extra);
+        const progress = new ProgressReporter(call);
         // The key comes from the call's own arguments. With source_image, the face URL detect returns
         // is signed anew on every detection, so the first one is remembered for the key: a retried call
         // then sends the very same request and the server replays it instead of charging again.
@@ -96,7 +96,7 @@ export function registerFaceSwap(server: McpServer, ctx: ToolContext) {
         let faceUrl = source_face_url ?? detectedFaceFor.get(idempotencyKey);
         if (faceUrl === undefined && source_image !== undefined) {
           await progress.report('detecting faces in source_image');
-          const detected = await client.detectFaces(source_image, { signal: extra.signal });
+          const detected = await client.detectFaces(source_image, { signal: call.signal });
           const index = face_index ?? 0;
           faceUrl = detected.faces[index];
           if (faceUrl === undefined) {
@@ -110,7 +110,7 @@ export function registerFaceSwap(server: McpServer, ctx: ToolContext) {
         }
         const submitted = await client.faceSwap(faceUrl!, target_media, {
           idempotencyKey,
-          signal: extra.signal,
+          signal: call.signal,
         });
         await progress.report(
           `submitted face swap ${submitted.id} (${submitted.type} target); waiting for it`,
@@ -118,9 +118,9 @@ export function registerFaceSwap(server: McpServer, ctx: ToolContext) {
         ctx.log(
           'info',
           `submitted face swap ${submitted.id} (${submitted.model}, ${submitted.type})`,
-          extra.sessionId,
+          call.sessionId,
         );
-        return waitForResult(ctx, client, extra, submitted, {
+        return waitForResult(ctx, client, call, submitted, {
           waitSeconds: wait_seconds,
           startedAt: started,
           progress,

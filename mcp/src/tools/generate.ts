@@ -58,7 +58,7 @@ export function registerGenerate(server: McpServer, ctx: ToolContext) {
       },
     },
     async ({ model, task, params, wait_seconds }, extra) =>
-      runTool(ctx, 'generate', extra, async (client) => {
+      runTool(ctx, 'generate', extra, async (client, call) => {
         // strict: a misspelt field is named back to the assistant instead of being silently dropped.
         const parsed = TASK_PARAMS[task].strict().safeParse(params);
         if (!parsed.success) {
@@ -73,7 +73,7 @@ export function registerGenerate(server: McpServer, ctx: ToolContext) {
           );
         }
         const started = Date.now();
-        const progress = new ProgressReporter(extra);
+        const progress = new ProgressReporter(call);
         const idempotencyKey = idempotencyKeyFor({
           tool: 'generate',
           scope: ctx.idempotencyScope,
@@ -83,7 +83,7 @@ export function registerGenerate(server: McpServer, ctx: ToolContext) {
         });
         const submitted = await client.submit(model, task, parsed.data as Record<string, unknown>, {
           idempotencyKey,
-          signal: extra.signal,
+          signal: call.signal,
         });
         await progress.report(
           `submitted ${outputTypeForTask(task)} generation ${submitted.id} (${submitted.model}); waiting for it`,
@@ -91,9 +91,9 @@ export function registerGenerate(server: McpServer, ctx: ToolContext) {
         ctx.log(
           'info',
           `submitted generation ${submitted.id} (${submitted.model}, ${submitted.type})`,
-          extra.sessionId,
+          call.sessionId,
         );
-        return waitForResult(ctx, client, extra, submitted, {
+        return waitForResult(ctx, client, call, submitted, {
           waitSeconds: wait_seconds,
           startedAt: started,
           progress,

@@ -28,10 +28,10 @@ export function registerGetGeneration(server: McpServer, ctx: ToolContext) {
       annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     },
     async ({ id, wait_seconds }, extra) =>
-      runTool(ctx, 'get_generation', extra, async (client) => {
+      runTool(ctx, 'get_generation', extra, async (client, call) => {
         const started = Date.now();
-        const progress = new ProgressReporter(extra);
-        return waitForResult(ctx, client, extra, id, {
+        const progress = new ProgressReporter(call);
+        return waitForResult(ctx, client, call, id, {
           waitSeconds: wait_seconds,
           startedAt: started,
           progress,

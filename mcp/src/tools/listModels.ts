@@ -23,8 +23,8 @@ export function registerListModels(server: McpServer, ctx: ToolContext) {
       annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     },
     async ({ type }, extra) =>
-      runTool(ctx, 'list_models', extra, async (client) => {
-        const models = await client.listModels({ signal: extra.signal });
+      runTool(ctx, 'list_models', extra, async (client, call) => {
+        const models = await client.listModels({ signal: call.signal });
         const chosen = type ? models.filter((m) => m.type === type) : models;
         return success({ models: chosen });
       }),

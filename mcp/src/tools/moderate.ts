@@ -54,14 +54,14 @@ export function registerModerate(server: McpServer, ctx: ToolContext) {
       annotations: { readOnlyHint: true, idempotentHint: false, destructiveHint: false, openWorldHint: true },
     },
     async (args, extra) =>
-      runTool(ctx, 'moderate', extra, async (client) => {
+      runTool(ctx, 'moderate', extra, async (client, call) => {
         const parsed = ModerationRequest.safeParse(args);
         if (!parsed.success) {
           return failure(
             `VALIDATION_ERROR: ${formatValidationError(parsed.error)}\nWhat to do: fix the field(s) named above and call moderate again; nothing was charged.`,
           );
         }
-        const result = await client.moderate(parsed.data, { signal: extra.signal });
+        const result = await client.moderate(parsed.data, { signal: call.signal });
         const verdict = result.nsfw ? 'VIOLATES' : 'does not violate';
         return success(result, {
           notes: [
