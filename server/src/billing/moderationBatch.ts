@@ -33,7 +33,10 @@ export async function countModerationCall(pool: Pool, accountId: string): Promis
     const price = moderationChargeForCall(n);
     if (price > account.balance_micro) throw new InsufficientCreditsError(price, account.balance_micro);
     if (price > 0) {
-      await tx.query(`update accounts set balance_micro = balance_micro - $2 where id = $1`, [accountId, price]);
+      await tx.query(`update accounts set balance_micro = balance_micro - $2 where id = $1`, [
+        accountId,
+        price,
+      ]);
       await appendLedger(tx, {
         accountId,
         kind: 'moderation_batch',
