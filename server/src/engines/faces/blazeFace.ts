@@ -57,6 +57,7 @@ export class BlazeFace {
   /** Every face box in `input` (an RGB picture as a [height, width, 3] tensor), most confident first. */
   async boxes(input: Tensor3D): Promise<DetectedBox[]> {
     const [height, width] = input.shape as [number, number, number];
+    if (height < 1 || width < 1) return [];
     const outputs = Object.values(await this.run(input));
     // Four outputs: logits and regressors for each grid, told apart by their shapes.
     const output = (rows: number, columns: number) => {
@@ -120,6 +121,8 @@ export class BlazeFace {
    */
   async detectWithLandmarks(input: Tensor3D, config: Parameters<Human['detect']>[1]): Promise<FaceResult[]> {
     const { tf } = this.h;
+    // An empty picture (a 2 px wide one shrunk by 3): Human would not run the detector on it either.
+    if (input.shape[0] < 1 || input.shape[1] < 1) return [];
     const outputs = Object.values(await this.run(input));
     const model = this.h.models.models.blazeface;
     if (!model) throw new Error('the BlazeFace model is not loaded');

@@ -141,6 +141,18 @@ describe('detectWithLandmarks answers what Human answers with FaceMesh', () => {
   });
 });
 
+describe('an empty picture', () => {
+  it('has no faces, in either kind of run', async () => {
+    const empty = h.tf.tensor3d([], [0, 5, 3], 'int32') as Tensor3D;
+    try {
+      expect(await detector.boxes(empty)).toEqual([]);
+      expect(await detector.detectWithLandmarks(empty, LANDMARKS)).toEqual([]);
+    } finally {
+      h.tf.dispose(empty);
+    }
+  });
+});
+
 describe('nonMaxSuppression', () => {
   // Boxes as [x1, y1, x2, y2]: two overlapping ones (IoU 0.68), one apart, one under the score bar.
   const boxes = Float32Array.from([0, 0, 10, 10, 1, 1, 11, 11, 50, 50, 60, 60, 100, 100, 110, 110]);

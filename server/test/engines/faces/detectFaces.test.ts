@@ -84,6 +84,19 @@ describe('detectFaces on real photos', () => {
     expect(await detectFaces(fixture('no-face-rocket.jpg'))).toEqual([]);
   });
 
+  it.each([
+    [1, 1],
+    [2, 2000],
+    [2000, 3],
+    [64, 64],
+  ])('answers [] for a plain %ix%i picture, however thin (shrinking can leave no pixels)', async (w, h) => {
+    const path = join(dir, `plain-${w}x${h}.png`);
+    await sharp({ create: { width: w, height: h, channels: 3, background: '#88aa77' } })
+      .png()
+      .toFile(path);
+    expect(await detectFaces(path)).toEqual([]);
+  });
+
   it('rejects a file that is not an image with an EngineError', async () => {
     const path = join(dir, 'not-an-image.png');
     await writeFile(path, 'hello, I am text');
