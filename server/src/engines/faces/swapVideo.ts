@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { probe } from '../../media/ffmpeg.js';
 import { EngineError, type EngineOutput } from '../types.js';
 import { findFaces } from './faceDetector.js';
+import type { FaceGeometry } from './faceGeometry.js';
 import type { SourceFace } from './sourceFace.js';
 import { spawnFfmpeg } from './spawnFfmpeg.js';
 import { swapFrame } from './swapFrame.js';
@@ -76,11 +77,22 @@ export async function swapVideo(
   let frames = 0;
   let framesWithFaces = 0;
 
-  const processFrame = async (data: Uint8Array) => {
-    const image = { data, width, height };
-    const faces = (await findFaces(image, { maxSide: VIDEO_DETECT_MAX_SIDE, tiles: false }, signal)).filter(
-      (f) => f.mesh.length > 0,
+  /** Frames whose detection is under way, oldest first (at most two: see below). */
+  const inFlight: Array<{ data: Uint8Array; faces: Promise<FaceGeometry[]> }> = [];
+  const detect = (data: Uint8Array) => {
+    const faces = findFaces(
+      { data, width, height },
+      { maxSide: VIDEO_DETECT_MAX_SIDE, tiles: false },
+      signal,
     );
+    // Awaited in order below; until then a failure must not count as unhandled.
+    faces.catch(() => undefined);
+    inFlight.push({ data, faces });
+  };
+  const processOldest = async () => {
+    const { data, faces: found } = inFlight.shift()!;
+    const image = { data, width, height };
+    const faces = (await found).filter((f) => f.mesh.length > 0);
     if (faces.length > 0 && swapFrame(image, faces, source) > 0) framesWithFaces++;
     frames++;
     if (!encoder.child.stdin.write(data)) {
@@ -100,12 +112,16 @@ export async function swapVideo(
         filled += n;
         offset += n;
         if (filled === frameBytes) {
-          await processFrame(frame);
+          // The next frame's detection runs in the detector's worker while this thread swaps and
+          // writes the frame before it (findFaces sends the worker a copy of the pixels).
+          detect(frame);
+          if (inFlight.length > 1) await processOldest();
           frame = new Uint8Array(frameBytes);
           filled = 0;
         }
       }
     }
+    while (inFlight.length > 0) await processOldest();
     await decoder.done;
     encoder.child.stdin.end();
     await encoder.done;
