@@ -1,8 +1,9 @@
 /**
  * Face swap into every frame of a video (mp4, webm, mkv). One ffmpeg decodes the target to raw RGB
- * frames on a pipe; each frame is detected at reduced size and swapped with the prepared source face;
- * a second ffmpeg encodes the frames at the target's frame rate and size into the target's container,
- * copying the target's audio stream untouched. Frames without a face pass through unchanged; a video
+ * frames on a pipe; each frame is detected at reduced size (in the detector's worker, one frame ahead of
+ * the frame being swapped here) and swapped with the prepared source face; a second ffmpeg encodes the
+ * frames at the target's frame rate and size into the target's container, copying the target's audio
+ * stream untouched. Frames without a face pass through unchanged; a video
  * with no face in any frame fails.
  */
 import { join } from 'node:path';
