@@ -41,9 +41,10 @@ export async function findFaces(
   options: FindFacesOptions = {},
   signal?: AbortSignal,
 ): Promise<FaceGeometry[]> {
-  const client = await faceWorker();
-  // A copy of its own, so the pixels can move to the worker without being copied again.
+  // A copy of its own, taken now (the caller may reuse its buffer as soon as this returns a promise), so
+  // the pixels can move to the worker without being copied again.
   const data = image.data.slice();
+  const client = await faceWorker();
   return client.request({ data, width: image.width, height: image.height, options }, [data.buffer], signal);
 }
 
