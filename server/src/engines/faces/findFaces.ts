@@ -12,7 +12,8 @@
  *    From far away the landmark model calls a rocket's nose cone or a galaxy a face (0.9-0.99) and the box
  *    detector a cat's head (0.8); up close those score 0.4-0.77 and every real face 0.83 or more.
  * Pictures bigger than `maxSide` are first shrunk by an integer factor (downscale.ts) and the results
- * scaled back to the picture's pixels (cheap per-frame work for video).
+ * scaled back to the picture's pixels (cheap per-frame work for video). Every detector run goes through
+ * blazeFace.ts: BlazeFace on onnxruntime, and for runs with landmarks Human's FaceMesh after it.
  */
 import type { FaceResult, Human, Tensor3D } from '@vladmandic/human';
 import { downscale } from './downscale.js';
