@@ -36,20 +36,37 @@ export async function swapGif(
   if (channels !== 4) throw new EngineError('target_media GIF decoded with an unexpected pixel layout');
   const rgba = decoded.data;
   const rgb = new Uint8Array(width * pageHeight * 3);
+  const scratch = new Uint8Array(rgb.length);
   let framesWithFaces = 0;
+  const pageToRgb = (page: number, into: Uint8Array) => {
+    for (let i = 0, j = page * width * pageHeight * 4; i < into.length; i += 3, j += 4) {
+      into[i] = rgba[j]!;
+      into[i + 1] = rgba[j + 1]!;
+      into[i + 2] = rgba[j + 2]!;
+    }
+  };
+  // Each page's detection starts before the page before it is swapped, so the detector's worker and
+  // this thread work at once (as swapVideo.ts does). findFaces copies the pixels when called, so one
+  // scratch buffer serves every page's detection.
+  const detectPage = (page: number) => {
+    pageToRgb(page, scratch);
+    const found = findFaces(
+      { data: scratch, width, height: pageHeight },
+      { maxSide: GIF_DETECT_MAX_SIDE, tiles: false },
+    );
+    found.catch(() => undefined);
+    return found;
+  };
+  let next = pages > 0 ? detectPage(0) : undefined;
 
   for (let page = 0; page < pages; page++) {
     signal.throwIfAborted();
+    const found = next!;
+    next = page + 1 < pages ? detectPage(page + 1) : undefined;
+    const faces = (await found).filter((f) => f.mesh.length > 0);
     const base = page * width * pageHeight * 4;
-    for (let i = 0, j = base; i < rgb.length; i += 3, j += 4) {
-      rgb[i] = rgba[j]!;
-      rgb[i + 1] = rgba[j + 1]!;
-      rgb[i + 2] = rgba[j + 2]!;
-    }
+    pageToRgb(page, rgb);
     const image = { data: rgb, width, height: pageHeight };
-    const faces = (await findFaces(image, { maxSide: GIF_DETECT_MAX_SIDE, tiles: false })).filter(
-      (f) => f.mesh.length > 0,
-    );
     if (faces.length === 0 || swapFrame(image, faces, source) === 0) continue;
     framesWithFaces++;
     for (let i = 0, j = base; i < rgb.length; i += 3, j += 4) {

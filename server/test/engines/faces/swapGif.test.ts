@@ -71,6 +71,42 @@ describe('face swap into a GIF', () => {
     }
   }, 120_000);
 
+  it('swaps each frame with its own faces (frames are detected ahead while earlier ones are swapped)', async () => {
+    // Frames alternate between a portrait and a photo without a person: a frame swapped with the faces
+    // of the frame before or after it would show a face pasted on the coffee cup.
+    const side = 224;
+    const portrait = await sharp(fixture('portrait-astronaut.jpg'))
+      .resize(side, side)
+      .ensureAlpha()
+      .raw()
+      .toBuffer();
+    const coffee = await sharp(fixture('no-face-coffee.jpg'))
+      .resize(side, side)
+      .ensureAlpha()
+      .raw()
+      .toBuffer();
+    const target = join(dir, 'alternating.gif');
+    await sharp(Buffer.concat([portrait, coffee, portrait, coffee]), {
+      raw: { width: side, height: side * 4, channels: 4, pageHeight: side },
+    })
+      .gif({ delay: [200, 200, 200, 200], loop: 0 })
+      .toFile(target);
+
+    const out = await swap(target);
+    const whole = { x: 0, y: 0, width: side, height: side };
+    for (const index of [0, 1, 2, 3]) {
+      const a = await raw(await page(target, index, join(dir, `alt-before-${index}.png`)));
+      const b = await raw(await page(out.files[0]!.path, index, join(dir, `alt-after-${index}.png`)));
+      if (index % 2 === 0) {
+        const [face] = await detectFaces(join(dir, `alt-before-${index}.png`));
+        expect(meanDiff(a, b, inner(face!.box)), `frame ${index}`).toBeGreaterThan(8);
+      } else {
+        // Only the GIF's own re-encoding touches a frame without a face.
+        expect(meanDiff(a, b, whole), `frame ${index}`).toBeLessThan(3);
+      }
+    }
+  }, 120_000);
+
   it('fails with an EngineError when no frame shows a face', async () => {
     const target = join(dir, 'coffee.gif');
     await makeGif(fixture('no-face-coffee.jpg'), target);
