@@ -132,7 +132,7 @@ export function tfjsGraphToOnnx(model: GraphModel, name = 'converted'): Uint8Arr
         for (let i = 0; i < I; i++)
           for (let o = 0; o < O; o++)
             out[((o * I + i) * H + h) * W + w] = data[((h * W + w) * I + i) * O + o]!;
-    return { id: floats([O, I, H, W], out), H, W };
+    return { id: floats([O, I, H, W], out), H, W, groups: 1 };
   };
   /** A depthwise filter: tfjs [H, W, C, M] to ONNX grouped [C*M, 1, H, W]. */
   const depthwiseFilter = (input: string) => {
@@ -144,7 +144,7 @@ export function tfjsGraphToOnnx(model: GraphModel, name = 'converted'): Uint8Arr
         for (let c = 0; c < C; c++)
           for (let m = 0; m < M; m++)
             out[((c * M + m) * H + h) * W + w] = data[((h * W + w) * C + c) * M + m]!;
-    return { id: floats([C * M, 1, H, W], out), H, W, C };
+    return { id: floats([C * M, 1, H, W], out), H, W, groups: C };
   };
   const attr = <T>(node: GraphNode, key: string) => node.attrParams[key]?.value as T;
   const padding = (node: GraphNode): Attribute[] => {
@@ -193,35 +193,22 @@ export function tfjsGraphToOnnx(model: GraphModel, name = 'converted'): Uint8Arr
       case 'Placeholder': {
         const shape = attr<number[]>(node, 'shape');
         if (shape.length !== 4) throw new UnsupportedGraphError(`input ${out} of rank ${shape.length}`);
-        const raw = `${out}`;
         const internal = fresh(out);
-        inputs.push(valueInfo(raw, shape));
-        emit('Transpose', [raw], [internal], [ints('perm', NHWC_TO_NCHW)]);
+        inputs.push(valueInfo(out, shape));
+        emit('Transpose', [out], [internal], [ints('perm', NHWC_TO_NCHW)]);
         alias.set(out, internal);
         nchw.add(internal);
         break;
       }
       case 'Conv2D':
-      case '_FusedConv2D': {
-        const fused = attr<string[] | undefined>(node, 'fusedOps') ?? [];
-        const filter = convFilter(ins[1]!);
-        const bias = fused.includes('biasadd') ? [perChannelVector(constant(ins[2]!).data)] : [];
-        const act = fused.find((op) => op !== 'biasadd');
-        const conv = act ? fresh(out) : out;
-        emit(
-          'Conv',
-          [source(ins[0]!), filter.id, ...bias],
-          [conv],
-          [ints('kernel_shape', [filter.H, filter.W]), ...window(node)],
-        );
-        if (act) activation(node, act, conv, out);
-        nchw.add(out);
-        break;
-      }
+      case '_FusedConv2D':
       case 'DepthwiseConv2dNative':
       case 'FusedDepthwiseConv2dNative': {
+        // A convolution, or a depthwise one (a Conv grouped by input channel), with its fused bias and
+        // activation.
+        const depthwise = node.op.includes('Depthwise');
         const fused = attr<string[] | undefined>(node, 'fusedOps') ?? [];
-        const filter = depthwiseFilter(ins[1]!);
+        const filter = depthwise ? depthwiseFilter(ins[1]!) : convFilter(ins[1]!);
         const bias = fused.includes('biasadd') ? [perChannelVector(constant(ins[2]!).data)] : [];
         const act = fused.find((op) => op !== 'biasadd');
         const conv = act ? fresh(out) : out;
@@ -229,7 +216,11 @@ export function tfjsGraphToOnnx(model: GraphModel, name = 'converted'): Uint8Arr
           'Conv',
           [source(ins[0]!), filter.id, ...bias],
           [conv],
-          [ints('kernel_shape', [filter.H, filter.W]), int('group', filter.C), ...window(node)],
+          [
+            ints('kernel_shape', [filter.H, filter.W]),
+            ...(filter.groups > 1 ? [int('group', filter.groups)] : []),
+            ...window(node),
+          ],
         );
         if (act) activation(node, act, conv, out);
         nchw.add(out);
