@@ -26,7 +26,7 @@ import type SharpModule from 'sharp';
 import { detectFaces, faceSwapEngine, warmUpFaces } from '../server/src/engines/faces/index.js';
 import { crop } from '../server/src/engines/faces/crop.js';
 import { findFaces as findFacesInWorker } from '../server/src/engines/faces/faceDetector.js';
-import { blazeFace } from '../server/src/engines/faces/blazeFace.js';
+import { blazeFace, WITH_LANDMARKS } from '../server/src/engines/faces/blazeFace.js';
 import { downscale } from '../server/src/engines/faces/downscale.js';
 import { DETECT_MAX_SIDE, findFaces } from '../server/src/engines/faces/findFaces.js';
 import { tilesFor } from '../server/src/engines/faces/tiles.js';
@@ -78,16 +78,13 @@ async function main() {
 
     const h = await human();
     const detector = await blazeFace();
-    const landmarksConfig = { face: { mesh: { enabled: true }, detector: { rotation: true } } } as Parameters<
-      typeof h.detect
-    >[1];
     /** The bare detector call: one run with landmarks on the decoded picture, as findFaces makes it. */
     const bareDetect = async (path: string) => {
       const image = await readRgb(path);
       return time(async () => {
         const tensor = h.tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
         try {
-          await detector.detectWithLandmarks(tensor, landmarksConfig);
+          await detector.detectWithLandmarks(tensor);
         } finally {
           h.tf.dispose(tensor);
         }
@@ -130,14 +127,15 @@ async function main() {
     };
     // Detector runs per picture (deterministic, unlike the times): counted on this thread's detector,
     // searching as detectFaces does (boxes only for faces found in tiles) unless landmarks are asked for.
-    const detectorRuns = async (path: string, tiles: boolean | 'always', landmarks = false) => {
+    const countRuns = async (path: string, tiles: boolean | 'always', landmarks = false) => {
       const image = await readRgb(path);
-      return (await countDetectorRuns(() => findFaces(image, { tiles, landmarks }))).runs;
+      return countDetectorRuns(() => findFaces(image, { tiles, landmarks }));
     };
-    /** "N detector runs" spelled out: how many with landmarks (Human) and how many box-only (onnxruntime). */
+    const detectorRuns = async (path: string, tiles: boolean | 'always', landmarks = false) =>
+      (await countRuns(path, tiles, landmarks)).runs;
+    /** "N detector runs" spelled out: how many with landmarks and how many box-only. */
     const runsLabel = async (path: string, landmarks = false) => {
-      const image = await readRgb(path);
-      const { runs, boxOnly } = await countDetectorRuns(() => findFaces(image, { landmarks }));
+      const { runs, boxOnly } = await countRuns(path, true, landmarks);
       return `${runs} detector runs: ${runs - boxOnly} with landmarks, ${boxOnly} box-only`;
     };
     const small = {
@@ -204,13 +202,13 @@ async function main() {
     // onnxruntime and Human's FaceMesh, against Human's stock detect with both on tfjs's WASM backend.
     const wholeRun = { onnx: [] as number[], human: [] as number[] };
     // Human's own BlazeFace has not run since loading (findFaces no longer calls it): warm it as above.
-    for (let i = 0; i < 12; i++) await h.detect(shrunkTensor, landmarksConfig);
+    for (let i = 0; i < 12; i++) await h.detect(shrunkTensor, WITH_LANDMARKS);
     for (let i = 0; i < RUNS * 2; i++) {
       let t0 = performance.now();
-      await detector.detectWithLandmarks(shrunkTensor, landmarksConfig);
+      await detector.detectWithLandmarks(shrunkTensor);
       wholeRun.onnx.push(performance.now() - t0);
       t0 = performance.now();
-      await h.detect(shrunkTensor, landmarksConfig);
+      await h.detect(shrunkTensor, WITH_LANDMARKS);
       wholeRun.human.push(performance.now() - t0);
     }
     h.tf.dispose([tile, shrunkTensor]);

@@ -36,6 +36,14 @@ const GRIDS = [
   { stride: 32, perCell: 6 },
 ];
 
+/**
+ * Human's settings for a detection with landmarks: FaceMesh on, and rotation on (it levels each face for
+ * FaceMesh). Human merges a call's settings into its own for good, so both switches are always given.
+ */
+export const WITH_LANDMARKS = {
+  face: { mesh: { enabled: true }, detector: { rotation: true } },
+} as Parameters<Human['detect']>[1];
+
 export class BlazeFace {
   private readonly anchors: Float32Array;
 
@@ -119,7 +127,7 @@ export class BlazeFace {
    * to the model as before. Detections are one at a time (findFaces's queue), so no other call can come
    * in between.
    */
-  async detectWithLandmarks(input: Tensor3D, config: Parameters<Human['detect']>[1]): Promise<FaceResult[]> {
+  async detectWithLandmarks(input: Tensor3D): Promise<FaceResult[]> {
     const { tf } = this.h;
     // An empty picture (a 2 px wide one shrunk by 3): Human would not run the detector on it either.
     if (input.shape[0] < 1 || input.shape[1] < 1) return [];
@@ -137,7 +145,7 @@ export class BlazeFace {
       return outputs.map((t) => tf.tensor(t.data as Float32Array, t.dims as number[], 'float32'));
     }) as typeof model.execute;
     try {
-      const result = await this.h.detect(input, config);
+      const result = await this.h.detect(input, WITH_LANDMARKS);
       if (result.error) throw new Error(`face detector failed: ${result.error}`);
       if (!answered)
         throw new Error('Human did not run BlazeFace through its model (an unexpected version?)');

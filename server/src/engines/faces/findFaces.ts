@@ -182,7 +182,7 @@ async function detectIn(
  * its BlazeFace pass on onnxruntime (blazeFace.ts).
  */
 async function withLandmarks(input: Tensor3D) {
-  return (await blazeFace()).detectWithLandmarks(input, LANDMARKS);
+  return (await blazeFace()).detectWithLandmarks(input);
 }
 
 /**
@@ -227,15 +227,6 @@ async function confirmedUpClose(
     h.tf.dispose(view);
   }
 }
-
-/**
- * Human's settings for a run with landmarks. Human merges per-call config into its own for good, so both
- * switches are always given. Box-only runs do not go through Human at all (blazeFace.ts, boxes()): Human's
- * box-only run also turned and cropped each face for a FaceMesh that would not run.
- */
-const LANDMARKS = { face: { mesh: { enabled: true }, detector: { rotation: true } } } as Parameters<
-  Human['detect']
->[1];
 
 /** Intersection over the smaller box's area. */
 function overlap(a: FaceGeometry['box'], b: FaceGeometry['box']): number {

@@ -7,7 +7,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Human, Tensor3D } from '@vladmandic/human';
-import { blazeFace, nonMaxSuppression, type BlazeFace } from '../../../src/engines/faces/blazeFace.js';
+import {
+  blazeFace,
+  nonMaxSuppression,
+  WITH_LANDMARKS,
+  type BlazeFace,
+} from '../../../src/engines/faces/blazeFace.js';
 import { downscale } from '../../../src/engines/faces/downscale.js';
 import { DETECT_MAX_SIDE } from '../../../src/engines/faces/findFaces.js';
 import { human } from '../../../src/engines/faces/human.js';
@@ -78,10 +83,6 @@ describe('BlazeFace on onnxruntime answers what Human answers', () => {
   );
 });
 
-const LANDMARKS = { face: { mesh: { enabled: true }, detector: { rotation: true } } } as Parameters<
-  Human['detect']
->[1];
-
 describe('detectWithLandmarks answers what Human answers with FaceMesh', () => {
   it.each(PICTURES.map((path) => [path.split('/').pop()!, path]))(
     '%s',
@@ -89,8 +90,8 @@ describe('detectWithLandmarks answers what Human answers with FaceMesh', () => {
       const image = downscale(await readRgb(path), 1);
       const picture = h.tf.tensor3d(image.data, [image.height, image.width, 3], 'int32') as Tensor3D;
       try {
-        const expected = (await h.detect(picture, LANDMARKS)).face;
-        const actual = await detector.detectWithLandmarks(picture, LANDMARKS);
+        const expected = (await h.detect(picture, WITH_LANDMARKS)).face;
+        const actual = await detector.detectWithLandmarks(picture);
         expect(actual.length).toBe(expected.length);
         actual.forEach((face, i) => {
           const want = expected[i]!;
@@ -127,12 +128,12 @@ describe('detectWithLandmarks answers what Human answers with FaceMesh', () => {
       return execute.apply(this, args);
     };
     try {
-      const faces = await detector.detectWithLandmarks(picture, LANDMARKS);
+      const faces = await detector.detectWithLandmarks(picture);
       expect(faces).toHaveLength(1);
       expect(faces[0]!.mesh).toHaveLength(468);
       expect(tfjsCalls).toBe(0);
       // The counter itself works: Human on its own does call it.
-      await h.detect(picture, LANDMARKS);
+      await h.detect(picture, WITH_LANDMARKS);
       expect(tfjsCalls).toBe(1);
     } finally {
       prototype.execute = execute;
@@ -146,7 +147,7 @@ describe('an empty picture', () => {
     const empty = h.tf.tensor3d([], [0, 5, 3], 'int32') as Tensor3D;
     try {
       expect(await detector.boxes(empty)).toEqual([]);
-      expect(await detector.detectWithLandmarks(empty, LANDMARKS)).toEqual([]);
+      expect(await detector.detectWithLandmarks(empty)).toEqual([]);
     } finally {
       h.tf.dispose(empty);
     }
