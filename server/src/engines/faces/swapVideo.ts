@@ -78,20 +78,19 @@ export async function swapVideo(
   let frames = 0;
   let framesWithFaces = 0;
 
-  /** Frames whose detection is under way, oldest first (at most two: see below). */
-  const inFlight: Array<{ data: Uint8Array; faces: Promise<FaceGeometry[]> }> = [];
+  /** The frame whose detection is under way, not yet swapped. */
+  let pending: { data: Uint8Array; faces: Promise<FaceGeometry[]> } | undefined;
   const detect = (data: Uint8Array) => {
     const faces = findFaces(
       { data, width, height },
       { maxSide: VIDEO_DETECT_MAX_SIDE, tiles: false },
       signal,
     );
-    // Awaited in order below; until then a failure must not count as unhandled.
+    // Awaited when the frame's turn comes; until then a failure must not count as unhandled.
     faces.catch(() => undefined);
-    inFlight.push({ data, faces });
+    return { data, faces };
   };
-  const processOldest = async () => {
-    const { data, faces: found } = inFlight.shift()!;
+  const swapAndWrite = async ({ data, faces: found }: NonNullable<typeof pending>) => {
     const image = { data, width, height };
     const faces = (await found).filter((f) => f.mesh.length > 0);
     if (faces.length > 0 && swapFrame(image, faces, source) > 0) framesWithFaces++;
@@ -115,14 +114,15 @@ export async function swapVideo(
         if (filled === frameBytes) {
           // The next frame's detection runs in the detector's worker while this thread swaps and
           // writes the frame before it (findFaces sends the worker a copy of the pixels).
-          detect(frame);
-          if (inFlight.length > 1) await processOldest();
+          const previous = pending;
+          pending = detect(frame);
+          if (previous) await swapAndWrite(previous);
           frame = new Uint8Array(frameBytes);
           filled = 0;
         }
       }
     }
-    while (inFlight.length > 0) await processOldest();
+    if (pending) await swapAndWrite(pending);
     await decoder.done;
     encoder.child.stdin.end();
     await encoder.done;
