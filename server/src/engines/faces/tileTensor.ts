@@ -13,9 +13,8 @@ export function tileTensor(tf: Human['tf'], picture: RgbImage, tile: Rect): Tens
   const row = tile.width * 3;
   for (let y = 0; y < tile.height; y++) {
     const from = ((tile.y + y) * picture.width + tile.x) * 3;
-    const src = picture.data.subarray(from, from + row);
-    const at = y * row;
-    for (let i = 0; i < row; i++) pixels[at + i] = src[i]!;
+    // set() converts the bytes to int32 as it copies.
+    pixels.set(picture.data.subarray(from, from + row), y * row);
   }
   return tf.tensor3d(pixels, [tile.height, tile.width, 3], 'int32');
 }
