@@ -5,6 +5,12 @@
  * answers 402 and is not counted (the same call succeeds after a top-up). The count's update locks the
  * account row until the transaction ends, so concurrent calls count one after another: none is
  * double-counted and no batch is skipped. Three round trips for most calls (begin, count, commit).
+ *
+ * The API counts a call while its media is classified, once the media has been read (so a bad input
+ * is never counted), and takes the count back with uncountModerationCall if the call fails after all.
+ * Both keep one invariant at every commit: the account has paid exactly the sum of
+ * moderationChargeForCall(k) for k = 1 .. moderation_calls. So whatever order concurrent calls count,
+ * fail and uncount in, the money always matches the number of successful calls.
  */
 import { MODERATION_LIMITS, moderationChargeForCall } from '@mediagen/core';
 import { transaction, type Pool } from '../db/pool.js';
@@ -45,5 +51,40 @@ export async function countModerationCall(pool: Pool, accountId: string): Promis
       });
     }
     return { calls: n, chargedMicro: price };
+  });
+}
+
+/**
+ * Takes back one counted call that then failed (spec 4.6: failed calls do not count). If the count
+ * it takes back had completed a batch, that batch's charge is refunded with a ledger row, and the
+ * call that completes the batch again pays it. Called once per counted call that failed.
+ */
+export async function uncountModerationCall(
+  pool: Pool,
+  accountId: string,
+): Promise<{ calls: number; refundedMicro: number }> {
+  return transaction(pool, async (tx) => {
+    const { rows } = await tx.query<{ moderation_calls: number }>(
+      `update accounts set moderation_calls = moderation_calls - 1 where id = $1 and moderation_calls > 0
+       returning moderation_calls`,
+      [accountId],
+    );
+    const account = rows[0];
+    if (!account) throw new Error(`account ${accountId} has no moderation call to take back`);
+    const taken = account.moderation_calls + 1;
+    const refund = moderationChargeForCall(taken);
+    if (refund > 0) {
+      await tx.query(`update accounts set balance_micro = balance_micro + $2 where id = $1`, [
+        accountId,
+        refund,
+      ]);
+      await appendLedger(tx, {
+        accountId,
+        kind: 'refund',
+        amountMicro: refund,
+        note: `moderation calls ${taken - MODERATION_LIMITS.batchSize + 1}-${taken}: a counted call failed, the batch is not complete`,
+      });
+    }
+    return { calls: account.moderation_calls, refundedMicro: refund };
   });
 }

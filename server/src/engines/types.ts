@@ -74,15 +74,29 @@ export interface VideoModerationResult {
 export interface ModerationEngine {
   /** Loads every model once per process; resolves when inference is warm. Idempotent. */
   warmUp(): Promise<void>;
-  /** Score 0..1 that an image (bytes of a jpeg/png/webp/gif) violates the policy. */
-  scoreImage(image: Buffer, policy: ModerationPolicyName, signal?: AbortSignal): Promise<number>;
+  /**
+   * Score 0..1 that an image (bytes of a jpeg/png/webp/gif) violates the policy. `onDecoded` is
+   * called once the bytes have been read as a picture, before classification: from then on a
+   * failure is not the input's fault.
+   */
+  scoreImage(
+    image: Buffer,
+    policy: ModerationPolicyName,
+    signal?: AbortSignal,
+    onDecoded?: () => void,
+  ): Promise<number>;
   /**
    * Samples `maxFrames` evenly spaced frames of the video file, scores them one by one and stops at
    * the first frame whose score reaches `threshold` (spec 4.6 rules 2 and 3).
    */
   scoreVideo(
     path: string,
-    options: { policy: ModerationPolicyName; threshold: number; maxFrames: number; signal?: AbortSignal },
+    options: {
+      policy: ModerationPolicyName;
+      threshold: number;
+      maxFrames: number;
+      signal?: AbortSignal;
+    },
   ): Promise<VideoModerationResult>;
   /** Score 0..1 that a text violates the policy, read natively in the spec's 12 languages. */
   scoreText(text: string, policy: ModerationPolicyName, signal?: AbortSignal): Promise<number>;

@@ -1,7 +1,8 @@
 /**
  * POST /moderation: validation of every rule and limit of spec 4.6, result shapes for text, image and
  * video, and billing: 10 free calls, then 1 cent per 10 calls charged on the call completing the
- * batch, 402 uncounted when it cannot be paid, failed calls never counted, exact under concurrency.
+ * batch, 402 uncounted when it cannot be paid, failed calls never counted (or taken back when they
+ * fail after being counted), exact under concurrency.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -189,6 +190,43 @@ describe('moderation: billing', () => {
     const view = await accountView(srv, a.accountId);
     expect(view.moderation_calls).toBe(20);
     expect(view.balance_usd).toBe(0);
+  });
+
+  it('a call counted while it is classified and then failing (its client left) is taken back, its batch refunded', async () => {
+    const a = await srv.createAccount(1);
+    for (let i = 1; i <= 19; i++) expect((await moderate({ text: `call ${i}` }, a.apiKey)).status).toBe(200);
+    // The 20th call completes a batch. Reading the text in a picture takes hundreds of milliseconds,
+    // and the call is counted as soon as the picture is decoded: its client leaves once it is counted.
+    const leaving = new AbortController();
+    const gone = fetch(`${srv.baseUrl}/moderation`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ image_url: files.url('scene.jpg'), policy: 'violence' }),
+      signal: leaving.signal,
+    }).then(
+      (res) => `answered ${res.status} before its client left`,
+      (err: Error) => err.name,
+    );
+    const until = async (calls: number) => {
+      for (const end = Date.now() + 30_000; Date.now() < end;) {
+        if ((await accountView(srv, a.accountId)).moderation_calls === calls) return;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      throw new Error(`moderation_calls never reached ${calls}`);
+    };
+    await until(20);
+    leaving.abort();
+    expect(await gone).toBe('AbortError');
+    await until(19);
+    const view = await accountView(srv, a.accountId);
+    expect(view.balance_usd).toBe(1);
+    expect(view.ledger.filter((l) => l.kind !== 'top_up').map((l) => [l.kind, l.amount_usd])).toEqual([
+      ['refund', 0.01],
+      ['moderation_batch', -0.01],
+    ]);
+    // The server carries on, and the call that completes the batch again pays it.
+    expect((await moderate({ text: 'call 20' }, a.apiKey)).status).toBe(200);
+    expect((await accountView(srv, a.accountId)).balance_usd).toBeCloseTo(0.99, 6);
   });
 
   it('20 and then 30 concurrent calls: every call counted once, batches charged exactly', async () => {

@@ -1,8 +1,11 @@
 /**
  * POST /moderation (spec 4.6, synchronous): exactly one of image_url, video_url, text; the media is
- * downloaded (video up to 200 MB), classified against one policy, and the call is counted for
- * billing only when it succeeded (billing/moderationBatch.ts). duration_ms is measured here, from
- * the validated request to the verdict: download, frame sampling and every classifier call.
+ * downloaded (video up to 200 MB) and classified against one policy. A text or an image is counted
+ * for billing while it is classified, once its picture has been decoded
+ * (billing/pendingModerationCount.ts), so billing adds no time to the call; the count is taken back
+ * if the call fails after all. A video, whose frames can still turn out unreadable one by one, is
+ * counted once it has been scored. Only successful calls count. duration_ms is measured here, from the validated request to the
+ * verdict: download, frame sampling and every classifier call.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +20,7 @@ import {
 } from '@mediagen/core';
 import type { RequestHandler } from 'express';
 import { InsufficientCreditsError } from '../../billing/charge.js';
-import { countModerationCall } from '../../billing/moderationBatch.js';
+import { PendingModerationCount } from '../../billing/pendingModerationCount.js';
 import type { AppContext } from '../../context.js';
 import { moderationEngine } from '../../engines/registry.js';
 import { ImageDecodeError } from '../../engines/moderation/decodeImage.js';
@@ -51,6 +54,9 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
     res.on('close', () => controller.abort());
     // Only a video goes to a temporary file (ffmpeg reads it); a picture is decoded from memory.
     const dir = mediaType === 'video' ? await mkdtemp(join(tmpdir(), 'mediagen-mod-')) : undefined;
+    const accountId = res.locals.accountId as string;
+    const count = new PendingModerationCount(ctx.pool, accountId);
+    const startCounting = () => count.start();
     let result: ModerationResult;
     try {
       const engine = await moderationEngine().catch((err: Error) => {
@@ -85,6 +91,7 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
       /** The raw score, and for a video the frames it looked at. */
       let scored: { score: number; video?: Awaited<ReturnType<typeof engine.scoreVideo>> };
       if (mediaType === 'text') {
+        startCounting();
         scored = {
           score: await classify(() => engine.scoreText(body.text!, body.policy, controller.signal)),
         };
@@ -92,7 +99,11 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
         const { bytes } = await fetched(() =>
           ctx.fetcher.fetchBytes(body.image_url!, 'image_url', ['image'], controller.signal),
         );
-        scored = { score: await classify(() => engine.scoreImage(bytes, body.policy, controller.signal)) };
+        scored = {
+          score: await classify(() =>
+            engine.scoreImage(bytes, body.policy, controller.signal, startCounting),
+          ),
+        };
       } else {
         const media = await fetched(() =>
           ctx.fetcher.fetch(
@@ -133,11 +144,19 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
             frames: video.frames.map((f) => ({ timestamp: round(f.timestamp, 3), score: round(f.score) })),
           }
         : { ...verdict, media_type: mediaType as 'text' | 'image', duration_ms };
+    } catch (err) {
+      // A failed call does not count (spec 4.6 billing rule 4).
+      await count.cancel().catch((uncountError: Error) => {
+        ctx.log.error(
+          `moderation call of account ${accountId} failed after it was counted, and taking the count back failed: ${uncountError.message}`,
+        );
+      });
+      throw err;
     } finally {
       if (dir) await rm(dir, { recursive: true, force: true });
     }
     try {
-      await countModerationCall(ctx.pool, res.locals.accountId as string);
+      await count.confirm();
     } catch (err) {
       if (err instanceof InsufficientCreditsError) {
         throw new ApiError(

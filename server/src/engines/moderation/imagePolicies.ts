@@ -35,15 +35,16 @@ export async function scoreImageForPolicy(
   policy: ModerationPolicyName,
   signal?: AbortSignal,
   scoreText: TextScorer = scoreTextWithLexicons,
+  onDecoded?: () => void,
 ): Promise<number> {
   if (policy !== 'nsfw') {
     // readImageText decodes the bytes first: an unreadable image is a 400 whatever the policy.
     let score = UNSUPPORTED_IMAGE_POLICY_SCORE;
-    for (const text of await readImageText(image, signal)) {
+    for (const text of await readImageText(image, signal, onDecoded)) {
       if (text.trim()) score = Math.max(score, await scoreText(text, policy, signal));
     }
     return score;
   }
   const classifier = await nsfwImageClassifier();
-  return nsfwScore(await classifier.classify(image, signal));
+  return nsfwScore(await classifier.classify(image, signal, onDecoded));
 }

@@ -65,8 +65,8 @@ export function createModerationEngine(options: ModerationEngineOptions = {}): M
       return warm;
     },
 
-    scoreImage(image, policy, signal) {
-      return scoreImageForPolicy(image, policy, signal, scoreText);
+    scoreImage(image, policy, signal, onDecoded) {
+      return scoreImageForPolicy(image, policy, signal, scoreText, onDecoded);
     },
 
     async scoreVideo(path, { policy, threshold, maxFrames, signal }) {

@@ -33,8 +33,8 @@ export interface NsfwImageClassifier {
   readonly inputSize: number;
   /** 'folded' (BatchNorm folded, checked against the stock model at load) or 'stock'. */
   readonly runtime: NsfwRuntime;
-  /** Class probabilities for one image (any size; decoded and resized here). */
-  classify(image: Buffer, signal?: AbortSignal): Promise<NsfwClassProbabilities>;
+  /** Class probabilities for one image (any size; decoded and resized here, then `onDecoded` is called). */
+  classify(image: Buffer, signal?: AbortSignal, onDecoded?: () => void): Promise<NsfwClassProbabilities>;
   /** Class probabilities for an already decoded square RGB raster of inputSize x inputSize. */
   classifyRgb(rgb: Uint8Array, signal?: AbortSignal): Promise<NsfwClassProbabilities>;
   /** Stops the worker; calls after this reject, and the next nsfwImageClassifier() starts a new one. */
@@ -62,9 +62,11 @@ async function load(modelName: NsfwModelName): Promise<NsfwImageClassifier> {
     inputSize: size,
     runtime: worker.info.runtime,
     classifyRgb,
-    async classify(image, signal) {
+    async classify(image, signal, onDecoded) {
       const { data } = await decodeToSquareRgb(image, size);
-      return classifyRgb(data, signal);
+      const probabilities = classifyRgb(data, signal);
+      onDecoded?.();
+      return probabilities;
     },
     close: () => worker.close(),
   };

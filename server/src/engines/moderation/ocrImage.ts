@@ -185,11 +185,17 @@ function withDeadline<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
 
 /**
  * The confident text of each reading of the picture (one string per reading, '' where nothing
- * legible was found). Throws ImageDecodeError for bytes that are not an image.
+ * legible was found). Throws ImageDecodeError for bytes that are not an image; `onDecoded` is called
+ * once the picture has been decoded, before it is read.
  */
-export async function readImageText(image: Buffer, signal?: AbortSignal): Promise<string[]> {
+export async function readImageText(
+  image: Buffer,
+  signal?: AbortSignal,
+  onDecoded?: () => void,
+): Promise<string[]> {
   signal?.throwIfAborted();
   const inputs = await ocrInputs(image);
+  onDecoded?.();
   busy += 1;
   clearTimeout(idleTimer);
   try {
