@@ -10,8 +10,7 @@
  * whose garbage collection would stall the replies) does not slow the downloads it measures.
  */
 import { spawn } from 'node:child_process';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve, sep } from 'node:path';
@@ -29,26 +28,44 @@ export interface FileServerOptions {
   ownProcess?: boolean;
 }
 
+/** Files up to this size are answered from memory, as a static origin or CDN edge answers them from its cache. */
+const CACHED_MAX_BYTES = 8 * 1024 * 1024;
+
 /** The request handler: files under `dir` only (403 outside it), 404 for anything else. */
 function serveDirectory(dir: string): Server {
   const root = resolve(dir);
+  // A file is read again when its size or modification time changes (tests write files while serving).
+  const cache = new Map<string, { mtimeMs: number; size: number; bytes: Buffer }>();
   return createServer((req, res) => {
-    void (async () => {
+    try {
       const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
       const file = resolve(join(root, path));
       if (!file.startsWith(root + sep)) {
         res.writeHead(403).end();
         return;
       }
-      const s = await stat(file).catch(() => undefined);
+      const s = statSync(file, { throwIfNoEntry: false });
       if (!s?.isFile()) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
         return;
       }
       res.writeHead(200, { 'content-type': mimeOfKey(file), 'content-length': String(s.size) });
-      if (req.method === 'HEAD') res.end();
-      else createReadStream(file).pipe(res);
-    })().catch(() => res.writeHead(500).end());
+      if (req.method === 'HEAD') {
+        res.end();
+      } else if (s.size <= CACHED_MAX_BYTES) {
+        let hit = cache.get(file);
+        if (!hit || hit.mtimeMs !== s.mtimeMs || hit.size !== s.size) {
+          hit = { mtimeMs: s.mtimeMs, size: s.size, bytes: readFileSync(file) };
+          cache.set(file, hit);
+        }
+        res.end(hit.bytes);
+      } else {
+        createReadStream(file).pipe(res);
+      }
+    } catch {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    }
   });
 }
 
