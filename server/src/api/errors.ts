@@ -32,6 +32,20 @@ export function sendError(
   res.status(STATUS_OF_ERROR_CODE[code]).json({ success: false, error: { code, message } });
 }
 
+/**
+ * The 500 for a failure of ours in a step the spec names ("moderation classification failed"): the
+ * client is told which step failed and the request id to quote; the error itself (library words,
+ * temp paths, the operator's configuration) goes to the log only.
+ */
+export function internalError(res: Response, log: Logger, step: string, err: unknown): ApiError {
+  const requestId = String(res.getHeader('x-request-id') ?? '');
+  log.error(`${step} [${requestId}]: ${(err as Error)?.stack ?? String(err)}`);
+  return new ApiError(
+    'INTERNAL_ERROR',
+    `${step}: internal error; quote request id ${requestId} when reporting it`,
+  );
+}
+
 export const notFound: RequestHandler = (req, res) => {
   sendError(res, 'NOT_FOUND', `no route for ${req.method} ${req.path}; see GET /openapi.json for the API`);
 };

@@ -125,6 +125,29 @@ describe('moderation: validation (400, nothing counted)', () => {
   it('401 without a key', async () => {
     expectError(await moderate({ text: 'x' }, null), 401, 'UNAUTHORIZED');
   });
+
+  it('a classification that fails on our side is a 500 naming the step and the request id, the detail only in the log, and not counted', async () => {
+    // An operator asked for Swedish OCR without installing its data: reading the picture fails.
+    const api = await srv.startProcess('api', { MEDIAGEN_OCR_LANGUAGES: 'swe' });
+    try {
+      const a = await srv.createAccount(1);
+      const res = await call({ baseUrl: api.baseUrl! }, 'POST', '/moderation', {
+        key: a.apiKey,
+        body: { image_url: files.url('scene.jpg'), policy: 'violence' },
+      });
+      const message = expectError(res, 500, 'INTERNAL_ERROR');
+      const requestId = res.headers.get('x-request-id')!;
+      expect(message).toBe(
+        `moderation classification failed: internal error; quote request id ${requestId} when reporting it`,
+      );
+      expect(api.output()).toMatch(
+        new RegExp(`moderation classification failed \\[${requestId}\\]: .*tesseract`),
+      );
+      expect((await accountView(srv, a.accountId)).moderation_calls).toBe(0);
+    } finally {
+      await api.kill('SIGTERM');
+    }
+  });
 });
 
 describe('moderation: results', () => {

@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.js';
 import { faceEngines } from '../../engines/registry.js';
 import { EngineError } from '../../engines/types.js';
 import { MediaFetchError } from '../../media/fetch.js';
-import { ApiError, route } from '../errors.js';
+import { ApiError, internalError, route } from '../errors.js';
 
 export const NO_FACES_MESSAGE = 'No faces were found in the source image.';
 
@@ -45,8 +45,7 @@ export function detectFacesRoute(ctx: AppContext): RequestHandler {
         if (controller.signal.aborted) return;
         if (err instanceof EngineError)
           throw new ApiError('VALIDATION_ERROR', `source_image: ${err.message}`);
-        ctx.log.error(`face detection failed: ${(err as Error).stack ?? String(err)}`);
-        throw new ApiError('INTERNAL_ERROR', `face detection failed: ${(err as Error).message}`);
+        throw internalError(res, ctx.log, 'face detection failed', err);
       }
       const batch = randomUUID();
       const now = new Date();

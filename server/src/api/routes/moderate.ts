@@ -27,7 +27,7 @@ import { ImageDecodeError } from '../../engines/moderation/decodeImage.js';
 import { VideoDecodeError } from '../../engines/moderation/videoFrames.js';
 import { EngineError } from '../../engines/types.js';
 import { MediaFetchError } from '../../media/fetch.js';
-import { ApiError, route } from '../errors.js';
+import { ApiError, internalError, route } from '../errors.js';
 
 function round(n: number, digits = 4): number {
   const f = 10 ** digits;
@@ -60,7 +60,7 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
     let result: ModerationResult;
     try {
       const engine = await moderationEngine().catch((err: Error) => {
-        throw new ApiError('INTERNAL_ERROR', `moderation classification failed: ${err.message}`);
+        throw internalError(res, ctx.log, 'moderation classification failed', err);
       });
       const field = mediaType === 'text' ? 'text' : mediaType === 'image' ? 'image_url' : 'video_url';
       const classify = async <T>(fn: () => Promise<T>): Promise<T> => {
@@ -76,8 +76,7 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
           ) {
             throw new ApiError('VALIDATION_ERROR', `${field}: ${err.message}`);
           }
-          ctx.log.error(`moderation classification failed: ${(err as Error).stack ?? String(err)}`);
-          throw new ApiError('INTERNAL_ERROR', `moderation classification failed: ${(err as Error).message}`);
+          throw internalError(res, ctx.log, 'moderation classification failed', err);
         }
       };
       const fetched = async <T>(download: () => Promise<T>): Promise<T> => {
@@ -151,6 +150,8 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
           `moderation call of account ${accountId} failed after it was counted, and taking the count back failed: ${uncountError.message}`,
         );
       });
+      // A client that left gets no answer, and its leaving is not the server's error.
+      if (controller.signal.aborted) return;
       throw err;
     } finally {
       if (dir) await rm(dir, { recursive: true, force: true });
