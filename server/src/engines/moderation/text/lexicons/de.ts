@@ -1004,6 +1004,10 @@ export const de: Lexicon = {
       'einschlugen',
       'eingeschlagen',
       'eingetreten',
+      'verprugeln',
+      'prugeln',
+      'zusammenschlagen',
+      'zusammentreten',
     ],
     gdet: [
       'ein',
@@ -1175,6 +1179,10 @@ export const de: Lexicon = {
       'blossen handen',
       'den fausten',
       'bloßen handen',
+      '*rohr',
+      '*stange',
+      '*kette',
+      '*knuppel',
     ],
     // "brach ihm die Nase", "schlug ihr die Zähne aus", "trat ihm den Schädel ein".
     gbreak: [

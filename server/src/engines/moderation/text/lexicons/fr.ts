@@ -845,6 +845,18 @@ export const fr: Lexicon = {
       'vieil homme',
       'vieille dame',
       'vieillard',
+      'copine',
+      'copain',
+      'petite amie',
+      'petit ami',
+      'compagne',
+      'compagnon',
+      'ado',
+      'ados',
+      'adolescent*',
+      'jeune',
+      'jeunes',
+      'client*',
     ],
     gvictim: ['{gperson}', 'sa femme', 'sa copine'],
     gagent: [
@@ -2457,6 +2469,8 @@ export const fr: Lexicon = {
       // Étrangler une personne se dit déjà avec sa gravité : "Maria a étranglé son mari".
       'etrangl* {gwho} !{gcontest}',
       '{gclit} ~2 etrangl*',
+      '{gcoup} a {gwho} {gat} {gbody}',
+      '{gcoup} a {gwho} ~1 {gat} {gbody}',
     ],
   },
   hate: {

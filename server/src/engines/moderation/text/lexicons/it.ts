@@ -769,6 +769,7 @@ export const it: Lexicon = {
     ],
     gvictim: ['{gperson}'],
     gagent: ['{gperson}', 'folla', 'banda', 'teppist*', 'terrorist*', 'assassino', 'aggressore', 'guardi*'],
+    gal: ['a', 'al', 'alla', 'allo', 'ai', 'alle', 'agli', 'all'],
     // Colpi contro una persona (pugni, calci, spranghe): "picchiava sua moglie in faccia", "l'ha colpita alla testa".
     gblow: [
       'picchio',
@@ -1312,6 +1313,10 @@ export const it: Lexicon = {
       'insanguinat*',
       'tutto nero e blu',
       'pieno di ematomi',
+      'sputato ~2 denti',
+      'sputando ~2 denti',
+      'sputava ~2 denti',
+      'perso ~2 denti',
     ],
     ganimal: [
       '~2 animal*',
@@ -2351,6 +2356,8 @@ export const it: Lexicon = {
       // Strangolare una persona si racconta già con la sua gravità: "Maria ha strangolato suo marito".
       'strangol* {gwho}',
       '{gclit} ~2 strangol*',
+      '{gdare} ~2 {gnoun} {gal} ~2 {gperson} ~1 {gwhere}',
+      '{gnoun} ~1 {gwhere} ~6 {gore}',
     ],
   },
   hate: {

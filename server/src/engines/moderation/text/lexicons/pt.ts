@@ -840,6 +840,18 @@ export const pt: Lexicon = {
       'guarda*',
       'capanga*',
     ],
+    // "não parava de bater nela": não parar é continuar, não uma negação.
+    gkeep: [
+      'parava de',
+      'paravam de',
+      'para de',
+      'param de',
+      'parou de',
+      'pararam de',
+      'parar de',
+      'deixava de',
+      'deixa de',
+    ],
     // Golpes contra uma pessoa (socos, chutes, pauladas): "chutou uma mulher na cabeça", "o socou na cara".
     gblow: [
       'socou',
@@ -1530,7 +1542,7 @@ export const pt: Lexicon = {
   },
   negation: {
     refute: ['e um mito', 'e falso', 'e mentira', 'foi desmentido', 'e fake news', 'e uma lenda'],
-    before: ['nao', 'nunca', 'jamais', 'ninguem', 'nenhum*', 'sem', 'contra !{wall}'],
+    before: ['nao !{gkeep}', 'nunca', 'jamais', 'ninguem', 'nenhum*', 'sem', 'contra !{wall}'],
     after: [],
     foreign: ['no'],
   },
