@@ -1724,6 +1724,11 @@ export const es: Lexicon = {
       'golpe de estado',
       'pegar ojo',
       'pego ojo',
+      // Un golpe que uno se da a sí mismo: "me di un golpe en la cabeza con el armario".
+      'me di ~2 {gblown}',
+      'nos dimos ~2 {gblown}',
+      'te diste ~2 {gblown}',
+      'me daba ~2 {gblown}',
     ],
     play: [
       'entreno',
