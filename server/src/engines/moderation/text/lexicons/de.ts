@@ -944,6 +944,9 @@ export const de: Lexicon = {
       'jugendliche*',
       'freundin',
       'freund',
+      'ex',
+      'lehrer*',
+      'schuler*',
     ],
     gvictim: ['{gperson}', 'ihn', 'sie'],
     gagent: [
@@ -1162,6 +1165,20 @@ export const de: Lexicon = {
       'eindrosch',
       'eindroschen',
     ],
+    // "trampelte auf seinem Gesicht herum", "sprang ihm auf den Kopf".
+    gstomp: [
+      'trampelte',
+      'trampelten',
+      'herumtrampelte',
+      'herumtrampelten',
+      'stampfte',
+      'stampften',
+      'trat',
+      'traten',
+      'sprang',
+      'sprangen',
+    ],
+    gdatposs: ['seinem', 'ihrem', 'dem', 'deren', 'dessen', 'seinen', 'ihren', 'den', 'seine', 'ihre', 'die'],
     // "gegen den Kopf" ist ein Schlag, keine Verneinung.
     gagainst: [
       'den {gbody}',
@@ -1425,6 +1442,8 @@ export const de: Lexicon = {
       'drosch',
       'eindrosch',
       'gedroschen',
+      'treten',
+      'tretend',
     ],
     gore: [
       'uberall blut',
@@ -2813,6 +2832,7 @@ export const de: Lexicon = {
       '{gwerden} ~2 von {gwho} ~4 {gblowhard}',
       'auf {gwho} ~2 {gein}',
       '{gein} ~1 auf {gwho}',
+      '{gstomp} ~1 auf {gdatposs} {gbody}',
     ],
   },
   hate: {

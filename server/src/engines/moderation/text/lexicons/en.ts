@@ -1118,6 +1118,9 @@ export const en: Lexicon = {
       'blokes',
       'dude',
       'dudes',
+      'teacher*',
+      'pupil*',
+      'classmate*',
     ],
     gvictim: ['{gperson}', 'him', 'her !{gperson}', 'them'],
     gagent: ['{gperson}', 'mob', 'gang', 'thug*', 'terrorist*', 'killer', 'murderer', 'attacker', 'guard*'],
@@ -1314,6 +1317,15 @@ export const en: Lexicon = {
       'throttled',
       'pistol whipped',
       'pummel*',
+    ],
+    grepeat: [
+      'repeatedly',
+      'again and again',
+      'over and over',
+      'several times',
+      'multiple times',
+      'dozens of times',
+      'until {gsubj}',
     ],
     // Done to a person: "being stabbed", "a photo of a man shot in the head".
     gpart: [
@@ -2880,6 +2892,8 @@ export const en: Lexicon = {
       'broke ~2 {gweapon} over {gposs} {gbody}',
       'broken ~2 {gweapon} over {gposs} {gbody}',
       '{gbe} ~1 {gblowhard} ~4 by {gwho} !{gcontest}',
+      '{gblowhard} {gwho} {grepeat} !{gcontest}',
+      '{gblowhard} {gwho} ~1 and ~2 {gblowhard} {gwho}',
     ],
   },
   hate: {

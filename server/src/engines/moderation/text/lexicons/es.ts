@@ -782,6 +782,13 @@ export const es: Lexicon = {
       'chicos',
       'senor',
       'senora',
+      'profesor*',
+      'profesora*',
+      'alumno*',
+      'alumna*',
+      'maestro*',
+      'maestra*',
+      'ex',
     ],
     gvictim: ['{gperson}', 'su mujer', 'su novia', 'su novio'],
     gagent: [

@@ -864,6 +864,11 @@ export const fr: Lexicon = {
       'jeune femme',
       'copine',
       'copain',
+      'prof',
+      'profs',
+      'professeur*',
+      'eleve*',
+      'ex',
     ],
     gvictim: ['{gperson}', 'sa femme', 'sa copine'],
     gagent: [
@@ -1147,6 +1152,8 @@ export const fr: Lexicon = {
       'se sont fait',
       's etait fait',
     ],
+    // Le passé composé avec avoir ("lui a piétiné le visage"), pas le réfléchi avec être ("je me suis cogné la tête").
+    gavoir: ['a', 'ont', 'avait', 'avaient', 'aurait', 'ai', 'avons', 'avez'],
     ghole: ['du nez', 'de la bouche', 'des oreilles', 'de la tete', 'du visage', 'des yeux', 'de l oreille'],
     gpart: [
       'poignard*',
@@ -2498,6 +2505,8 @@ export const fr: Lexicon = {
       '{gclit} ~2 {gbreak} ~2 {gweapon} {gat} {gbody}',
       '{gbe} ~1 {gblowpart} ~4 par {gwho}',
       '{gagent} qui {gblow} ~2 {gvictim} !{gcontest}',
+      '{gcoup} ~1 {gat} {gbody} de {gwho}',
+      '{gclit} {gavoir} {gblow} {gbreakbody}',
     ],
   },
   hate: {

@@ -704,6 +704,11 @@ export const nl: Lexicon = {
       'jongeman',
       'vriend',
       'vriendin',
+      'leraar',
+      'leraren',
+      'lerares',
+      'leerling*',
+      'ex',
     ],
     gvictim: ['{gperson}', 'hem', 'haar'],
     gagent: [
@@ -1063,6 +1068,10 @@ export const nl: Lexicon = {
       'kopstoot',
       'kopstoten',
       'trappen tegen',
+      'schoppen',
+      'schoppend',
+      'trappen tegen',
+      'slaan op',
     ],
     gore: [
       'overal bloed',

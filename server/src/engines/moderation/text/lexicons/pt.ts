@@ -833,6 +833,12 @@ export const pt: Lexicon = {
       'namorada',
       'companheiro',
       'companheira',
+      'professor',
+      'professores',
+      'professora*',
+      'aluno*',
+      'aluna*',
+      'ex',
     ],
     gvictim: ['{gperson}', 'sua mulher', 'sua namorada'],
     gagent: [
