@@ -702,7 +702,12 @@ export const ja: Lexicon = {
       '老婆',
       '妊婦',
       '相手',
+      '抗議者',
+      'デモ参加者',
+      '通行人',
     ],
+    /** A blow that needs no more than a person as its object: 男性を何度も蹴っている, 妻を殴った. */
+    jhit: ['殴', '蹴っ', '蹴り', '蹴ら', '蹴る', '蹴飛ば', '踏みつけ', '叩きのめ', '張り倒', 'ボコボコ', 'ぼこぼこ'],
     /** Where a blow lands on a person (not 肩 or 手: 肩を叩く is a tap, 手を叩く a clap). */
     jpart: [
       '頭',
@@ -794,6 +799,9 @@ export const ja: Lexicon = {
       '青あざ',
       '青アザ',
       '腫れ上が',
+      '腫れて',
+      '腫れた',
+      'パンパンに腫れ',
       '顔が腫れ',
       '紫色にな',
       '紫色に変',
@@ -1470,7 +1478,7 @@ export const ja: Lexicon = {
       '{jvict}を~6{jtool}で~6{jblow}',
       '{jtool}で~4{jvict}~2を~6{jblow}',
       '{jtool}で~2{jvict}の{jpart}を~6{jblow}',
-      '{jvict}を~4殴',
+      '{jvict}を~4{jhit}',
       '{jvict}を~4蹴り続け',
       '{jvict}を~4蹴り飛ば',
       '{jvict}を~4踏みつけ',

@@ -916,10 +916,16 @@ export const ko: Lexicon = {
       '남자친구를',
       '노숙자를',
       '노숙자들을',
+      '시위대를',
+      '시위자를',
+      '시민을',
+      '시민들을',
       '학생을',
       '그에게',
       '그녀에게',
     ],
+    /** How hard or how often: 남자를 마구 때렸다. */
+    kadv: ['마구', '세게', '계속', '무자비하게', '사정없이', '마구잡이로', '심하게', '여러 번', '수차례', '또', '다시', '몇 번이나', '무참히'],
     /** A body part struck: 머리를, 얼굴을, 배를, 뺨을, 목을. */
     kpartobj: [
       '머리를',
@@ -1021,7 +1027,7 @@ export const ko: Lexicon = {
     before: ['안', '못', '절대', '절대로', '반대'],
     // 편견: what was just said called prejudice ('...머리가 나쁘다는 건 편견이다').
     // 적이 없다: has never (아내를 때린 적이 없다, he has never hit his wife).
-    after: ['않*', '못*', '마', '말아*', '말자', '말라', '아니*', '편견*', '고정관념*', '헛소리*', '적이 없*', '적은 없*', '적 없*'],
+    after: ['않*', '못*', '마', '말아*', '말자', '말라', '아니*', '편견*', '고정관념*', '헛소리*', '적이 없*', '적은 없*', '적 없*', '말라*', '마세요*', '마라*', '마십시오*'],
   },
   reporting: [
     '경찰은*',
@@ -1642,7 +1648,8 @@ export const ko: Lexicon = {
       // With what: 야구 방망이로 그를 때려서, 아들을 허리띠로 때려서, 남자를 발로 찼다.
       '{ktool} ~2 {kvictobj} ~2 {kblow}',
       '{kvictobj} ~2 {ktool} ~2 {kblow}',
-      '{kvictobj} ~1 발로 {kblow}',
+      '{kvictobj} {kblow}',
+      '{kvictobj} {kadv} {kblow}',
       '{kvictobj} ~2 두들겨 패*',
       '{kvictobj} ~2 두들겨 팼*',
       // The blows with what they did: 발로 차서 피가 났다, 맞고 차여서 정신을 잃었다, 얼굴이 퉁퉁 부을 때까지 팼다.

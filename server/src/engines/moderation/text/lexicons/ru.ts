@@ -1234,6 +1234,10 @@ export const ru: Lexicon = {
       'инвалида',
       'мигранта',
       'жертву',
+      'протестующ*',
+      'демонстрант*',
+      'митингующ*',
+      'лежащ*',
     ],
     /** How and where the blows land: with fists, feet, bats, bottles, chains, in the face, on the head. */
     rhow: [
@@ -1353,6 +1357,7 @@ export const ru: Lexicon = {
     /** The same after "until" (пока ... не): the не there is no negation of the blows. */
     rinjury: ['пока ~3 не ~3 {rinjury0}', '{rinjury0}'],
     /** Smashing a part of the person named before it: разбил ему лицо, выбил ей зубы, сломал ему нос. */
+    rslap: ['влепил*', 'залепил*', 'отвесил*', 'закатил*', 'дал* ~1 {rvict}'],
     rsmash: ['разбил*', 'расквасил*', 'размозжил*', 'сломал*', 'выбил*', 'проломил*', 'раскроил*', 'свернул*'],
     rface: ['лицо', 'нос', 'морду', 'рожу', 'губы', 'голову', 'челюсть', 'зубы', 'череп', 'ребра', 'ребро', 'висок', 'глаз'],
   },
@@ -2169,18 +2174,33 @@ export const ru: Lexicon = {
       '{ranimal} ~2 {rgfx}',
       'убит* горем',
       '{rblow} ~2 {ranimal}',
-      'мяч ~1 {rblow}',
-      'мячом ~1 {rblow}',
-      'шайб* ~1 {rblow}',
-      'волн* ~1 {rblow}',
-      'ветк* ~1 {rblow}',
-      'молни* ~1 {rblow}',
-      'током ~1 {rblow}',
+      'мяч ~3 {rblow}',
+      'сосульк* ~3 {rblow}',
+      'двер* ~3 {rblow}',
+      'качел* ~3 {rblow}',
+      'камень ~3 {rblow}',
+      'мячом ~3 {rblow}',
+      'шайб* ~3 {rblow}',
+      'волн* ~3 {rblow}',
+      'ветк* ~3 {rblow}',
+      'молни* ~3 {rblow}',
+      'током ~3 {rblow}',
+      '{rblow} ~3 током',
     ],
     graphic: [
       // Blows against a person, with what they were dealt with or where: мужчина бил женщину ногами по
       // голове; ее пинали и били кулаками; ногами избили его; a beating of a person named: мария задушила мужа.
       '{rblow} ~3 {rvict} ~4 {rhow}',
+      '{rblow} ~2 {rhow} ~2 {rvict}',
+      '{rblow} ~2 головой о*',
+      '{rblow} ~2 лицом о*',
+      // Requests to draw or film it: сними видео, как двое парней пинают лежащего на земле мужчину.
+      '{rframe} ~6 {rblow} ~4 {rvict}',
+      '{rframe} ~6 {rvict} ~3 {rblow}',
+      '{rframe} ~6 {rbeatup}',
+      // A hard slap: влепила ему пощечину.
+      '{rslap} ~2 пощечин*',
+      '{rslap} ~2 оплеух*',
       '{rvict} ~2 {rblow} ~3 {rhow}',
       '{rhow} ~2 {rblow} ~2 {rvict}',
       '{rbeatup} ~2 {rvict} !{ranimal}',
