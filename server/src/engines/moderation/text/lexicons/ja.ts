@@ -707,7 +707,19 @@ export const ja: Lexicon = {
       '通行人',
     ],
     /** A blow that needs no more than a person as its object: 男性を何度も蹴っている, 妻を殴った. */
-    jhit: ['殴', '蹴っ', '蹴り', '蹴ら', '蹴る', '蹴飛ば', '踏みつけ', '叩きのめ', '張り倒', 'ボコボコ', 'ぼこぼこ'],
+    jhit: [
+      '殴',
+      '蹴っ',
+      '蹴り',
+      '蹴ら',
+      '蹴る',
+      '蹴飛ば',
+      '踏みつけ',
+      '叩きのめ',
+      '張り倒',
+      'ボコボコ',
+      'ぼこぼこ',
+    ],
     /** Where a blow lands on a person (not 肩 or 手: 肩を叩く is a tap, 手を叩く a clap). */
     jpart: [
       '頭',
