@@ -1130,6 +1130,7 @@ export const ja: Lexicon = {
       'テコンドー',
       '試合',
       'サッカー',
+      'レッドカード',
       'ゲームで',
       'ゲーム内',
       'ゲームの中',
@@ -1466,6 +1467,17 @@ export const ja: Lexicon = {
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').
     benign: [
+      // A pat on the head, a baby kicking in the womb: 頭を軽く叩いて褒めた, 赤ちゃんがお腹を蹴る.
+      '軽く叩',
+      'ポンと叩',
+      'ぽんと叩',
+      'ポンポンと叩',
+      'ぽんぽんと叩',
+      '優しく叩',
+      'トントンと叩',
+      'とんとんと叩',
+      '赤ちゃんが~8{jblow}',
+      '胎動',
       '{jnotperson}~2を~6{jblow}',
       '{jnotperson}~2の{jpart}を~6{jblow}',
       '{jnotperson}~2を~6{jgfx}',

@@ -1327,6 +1327,8 @@ export const ko: Lexicon = {
       '경기에서*',
       '경기 중*',
       '축구*',
+      '레드카드*',
+      '반칙*',
       '게임에서*',
       '게임에선*',
       '게임 속*',
@@ -1670,7 +1672,14 @@ export const ko: Lexicon = {
       '사이다*',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
-    benign: ['{knotperson} ~2 {kgfx}', '{knotperson} ~2 {kact}', '{knotperson} ~3 {kblow}'],
+    // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.
+    benign: [
+      '{knotperson} ~2 {kgfx}',
+      '{knotperson} ~2 {kact}',
+      '{knotperson} ~3 {kblow}',
+      '아기가 ~4 {kblow}',
+      '태동*',
+    ],
     graphic: [
       // Blows against a person: 여자의 머리를 발로 차서, 남편의 목을 졸랐고, 그의 얼굴을 테이블에 처박았다.
       '{kvictof} {kpartobj} ~3 {kblow}',
