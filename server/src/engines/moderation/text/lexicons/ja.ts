@@ -827,6 +827,9 @@ export const ja: Lexicon = {
   negation: {
     before: ['決して', '絶対に', '反対'],
     after: [
+      // 殴ったことは一度もない: has never hit.
+      'ことは一度もな',
+      'ことなど一度もな',
       'ではな',
       'じゃな',
       'なく',
@@ -1511,6 +1514,10 @@ export const ja: Lexicon = {
       '{jvict}に~4ビンタ',
       // The blows with what they did: 殴られ蹴られて、気を失った; 歯が折れるまで男を蹴り続けた.
       '{jblow}~14{jinjury}',
+      // Slammed into a wall by someone: 壁に頭を打ちつけられた.
+      '{jpart}を~4打ちつけられ',
+      '{jpart}を~4打ち付けられ',
+      '{jpart}を~4叩きつけられ',
       '{jinjury}~10{jblow}',
       // A picture of a person being hurt: 子供が首を絞められている写真, 女性が刺されるリアルな画像.
       '{jperson}~6{jpass}~14{jframe}',

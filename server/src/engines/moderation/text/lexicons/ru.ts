@@ -1235,6 +1235,7 @@ export const ru: Lexicon = {
       'мигранта',
       'жертву',
       'протестующ*',
+      'бомж*',
       'демонстрант*',
       'митингующ*',
       'лежащ*',
@@ -1306,6 +1307,8 @@ export const ru: Lexicon = {
     /** What the blows did, told with them: пошла кровь из носа, выбиты зубы, треснул череп. */
     rinjury0: [
       '{rgore}',
+      'до смерти',
+      'насмерть',
       'пошла кровь',
       'текла кровь',
       'хлынула кровь',
@@ -2239,6 +2242,7 @@ export const ru: Lexicon = {
       '{rinjury} ~6 {rblow}',
       // Smashing a part of the person: я разбил ему лицо, выбил ей зубы.
       '{rsmash} {rvict} ~2 {rface}',
+      '{rvict} {rsmash} ~1 {rface}',
       // A picture of a person being hurt: фото ребенка, которого душат; изображение избитого до крови мужчины.
       '{rframe} ~5 {rperson} ~2 {rwhom} ~3 {rharm3pl}',
       '{rframe} ~4 {rpasspart} ~2 {rperson}',

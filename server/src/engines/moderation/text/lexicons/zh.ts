@@ -581,6 +581,7 @@ export const zh: Lexicon = {
     zbeat: ['拳打脚踢', '殴打', '毒打', '暴打', '痛打', '围殴', '群殴', '暴揍', '狠揍', '猛揍', '痛揍'],
     /** Hurting a person by beating, told with the person: 打伤了同学, 打晕了保安. */
     zhurt: ['打伤', '打残', '打晕', '打昏', '打瞎', '打断了', '踢伤', '踹伤', '砸伤'],
+    zhard: ['狠狠地', '狠狠', '使劲', '用力', '猛地', '拼命地'],
     /** Where a blow lands on a person. */
     zpart: [
       '脸上',
@@ -788,6 +789,10 @@ export const zh: Lexicon = {
       '肿了',
       '肿得',
       '浑身是伤',
+      '住进了医院',
+      '进了医院',
+      '送进医院',
+      '住院',
     ],
   },
   negation: {
@@ -1079,6 +1084,8 @@ export const zh: Lexicon = {
       '裁判',
       '犯规',
       '红牌',
+      '踢球',
+      '足球',
       '游戏里',
       '游戏中',
       '这局',
@@ -1465,6 +1472,10 @@ export const zh: Lexicon = {
       '{zinjury}~8{zblow}',
       // Smashed against the table: 我把他的脸往桌子上砸, 把她的头往墙上撞.
       '把~4{zvict}的{zface}~2往~6{zhit}',
+      '头发~8往~6{zhit}',
+      // Held down and kicked: 把他按在地上狠狠地踢.
+      '把~4{zvict}按在~6{zhit}',
+      '把~4{zvict}~8{zhard}~2{zhit}',
       // A picture of a person being hurt: 一个孩子被掐死的照片, 写实风格的图片，一个女人被刀刺死.
       '{gfxframe}~14{gfxperson}~2被~8{zhgfx}',
       '{gfxperson}~2被~8{zhgfx}~8{gfxframe}',
