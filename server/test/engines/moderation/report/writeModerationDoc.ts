@@ -3,7 +3,8 @@
  * `<!-- name:end -->` markers; the prose around them is hand-written):
  *   - text-accuracy: precision and recall per language and per policy on the sentence sets in
  *     test/fixtures/moderation (development, held-out, and the blind sets text-blind-2.json to
- *     text-blind-6.json (all now spent) and text-blind-7.json when present;
+ *     text-blind-6.json (all now spent), text-blind-7.json and text-blind-8.json (violence only,
+ *     spent) when present;
  *     skipped when absent), with every error on them;
  *   - image-models: the three nsfwjs models on the ordinary photos (load time, latency, top class,
  *     scores), the measurement the default model was chosen by;
@@ -115,6 +116,13 @@ const SETS: SentenceSet[] = [
     about:
       'written by two more annotators (six languages each, paired differently from the sixth) who never saw the lexicons, the engine or the other sets (576 sentences, same shape), kept outside the repository until round 6 was done and never used to change a rule. Measured once before round 6 at 62% recall / 95% precision (nsfw 56%, violence 48%, hate 82%; 9 false flags); the figures below are after round 6: the honest estimate',
     listErrors: true,
+    optional: true,
+  },
+  {
+    file: 'text-blind-8.json',
+    name: 'Eighth blind set (violence), spent',
+    about:
+      'written by another annotator who never saw the lexicons, the engine or the other sets, for the violence policy only: depictions and narratives of blows against people (punches, kicks, stomping, beatings with objects; named, pronoun and noun agents; injuries) and hard negatives (sports, idioms, blows to objects, games, cooking, first aid), 14 of each per language. Measured once before round 7 at 7% recall / 92% precision (1 false flag) and once after it at 63% / 98% (2 false flags). Round 8 then read its errors, so the figures below say only that the rules cover it; the ninth blind set measures round 8',
     optional: true,
   },
 ];
