@@ -1161,6 +1161,8 @@ export const de: Lexicon = {
       'weichteile',
       'rucken',
       'hinterkopf',
+      'wange',
+      'wangen',
     ],
     // Schläge, die nie ein Spielstand sind ("von seinem Bruder geschlagen" kann Schach sein).
     gblowhard: [
@@ -1492,6 +1494,7 @@ export const de: Lexicon = {
       'ohrfeige*',
       'tritte*',
       'verpasst',
+      'ohrfeigte*',
     ],
     gore: [
       'uberall blut',
@@ -1598,6 +1601,10 @@ export const de: Lexicon = {
       'bein gebrochen',
       'zahne ~1 ausgeschlagen',
       'lippe ~1 aufgeplatzt',
+      'bis ~2 {gbody} ~4 geschwollen',
+      'bis ~2 {gbody} ~4 blutete',
+      'rot und geschwollen',
+      'geschwollen',
     ],
     ganimal: [
       '~2 tier',
@@ -1712,6 +1719,17 @@ export const de: Lexicon = {
       'den asphalt',
     ],
     gbe: ['wurde', 'wurden', 'ist', 'sind', 'war'],
+    gburner: [
+      'feuerzeug*',
+      'zigarette*',
+      'zigarre*',
+      'bugeleisen*',
+      'kerze*',
+      'lotlampe*',
+      'kochendem wasser',
+      'heissem wasser',
+      'streichholz*',
+    ],
   },
   negation: {
     refute: [
@@ -2950,6 +2968,8 @@ export const de: Lexicon = {
       '{gwho} ~2 ausgepeitscht',
       '{gwho} ~2 meinen kopf unter wasser',
       'hat meinen kopf unter wasser',
+      'verbrannte* {gwho} ~3 mit ~2 {gburner}',
+      '{gwho} ~3 mit ~2 {gburner} ~2 verbrannt',
     ],
   },
   hate: {

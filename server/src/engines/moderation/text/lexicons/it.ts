@@ -1461,6 +1461,11 @@ export const it: Lexicon = {
       'labbra viola',
       'mentre ~1 sanguinav*',
       'mentre ~1 urlav*',
+      'finche ~3 non ~3 gonfi*',
+      'finche ~3 non ~2 {gfinale}',
+      'guancia ~4 gonfia',
+      'gonfi*',
+      'mascella rotta',
     ],
     ganimal: [
       '~2 animal*',
@@ -1588,6 +1593,15 @@ export const it: Lexicon = {
     gspinto: ['spint*', 'buttat*', 'gettat*', 'scaraventat*'],
     gwall: ['il muro', 'un muro', 'la parete', 'il tavolo', 'gli armadietti', 'il termosifone', 'la porta'],
     gdi: ['di', 'del', 'della', 'dello', 'dell', 'dei', 'degli'],
+    gburner: [
+      'accendin*',
+      'sigarett*',
+      'ferro da stiro',
+      'ferro rovente',
+      'candel*',
+      'fiammifer*',
+      'acqua bollente',
+    ],
   },
   negation: {
     refute: ['e un mito', 'e falso', 'e una bufala', 'e stato smentito', 'e una fake news', 'e una leggenda'],
@@ -2576,6 +2590,8 @@ export const it: Lexicon = {
       '{gclit} ~2 {gblow} {gwhere} con',
       '{gbreak} ~2 {gweapon} {gwhere} {gdi} ~1 {gperson}',
       '{gclit} ~2 bruciat* ~3 con ~2 sigarett*',
+      '{gclit} ~2 bruciat* ~3 con ~2 {gburner}',
+      'bruci* {gwho} con ~2 {gburner}',
     ],
   },
   hate: {

@@ -892,6 +892,19 @@ export const nl: Lexicon = {
       'de tafel',
       'de kluisjes',
       'de verwarming',
+      'het portier',
+      'de deur',
+      'het raam',
+      'de auto',
+      'de kast',
+      'de radiator',
+      'de paal',
+      'de lantaarnpaal',
+      'het asfalt',
+      'de stoep',
+      'het aanrecht',
+      'de spiegel',
+      'een boom',
     ],
     // "een klap in zijn gezicht", "een trap in de buik".
     gnoun: [
@@ -987,6 +1000,10 @@ export const nl: Lexicon = {
       'honkbalknuppels',
       'riemen',
       'sigaret*',
+      'buis',
+      'buizen',
+      'ijzeren buis',
+      'glas',
     ],
     // "trapte zijn schedel in", "sloeg haar tanden eruit".
     gbreak: [
@@ -1027,6 +1044,7 @@ export const nl: Lexicon = {
       'duwden',
       'gesmeten',
       'gegooid',
+      'geknald',
     ],
     gwerden: ['werd', 'werden', 'wordt', 'worden', 'is', 'zijn', 'was'],
     gstrangle: ['wurgde', 'wurgden', 'wurgt', 'verstikte', 'verstikten', 'smoorde'],
@@ -1247,6 +1265,10 @@ export const nl: Lexicon = {
       'gebroken botten',
       'brandwonden',
       'sigarettenpeuken',
+      'wenkbrauw ~1 open*',
+      'openlag',
+      'opgezwollen',
+      'gezwollen',
     ],
     ganimal: [
       '~2 dier',
@@ -1350,6 +1372,7 @@ export const nl: Lexicon = {
     ],
     gsubjpron: ['hij', 'zij', 'ze', 'ik', 'we', 'wij'],
     gwall: ['de muur', 'een muur', 'de tafel', 'de kluisjes', 'de verwarming', 'de deur', 'de grond'],
+    gburner: ['aansteker*', 'sigaret*', 'strijkijzer*', 'kaars*', 'lucifer*', 'kokend water'],
   },
   negation: {
     refute: [
@@ -2385,6 +2408,12 @@ export const nl: Lexicon = {
       'drukte ~2 sigaret* uit op {gwho}',
       'drukte ~2 sigaret* uit op {gposs}',
       '{gwho} ~3 met ~2 {gweapon} ~1 {gat} ~1 {gblow}',
+      'brand* {gposs} {gbody} met ~2 {gburner}',
+      'brandden {gposs} arm met ~2 {gburner}',
+      'brandde {gposs} arm met ~2 {gburner}',
+      '{gwho} ~3 met ~2 {gburner} ~1 verbrand',
+      '{gposs} hoofd tegen ~3 {gslam}',
+      '{gdar} {gwho} ~2 {gnoun} ~1 tot',
     ],
   },
   hate: {

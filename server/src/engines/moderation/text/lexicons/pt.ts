@@ -965,6 +965,7 @@ export const pt: Lexicon = {
       'espanquei',
       'soquei',
       'chutei',
+      'estape*',
     ],
     gpartblow: [
       'socad*',
@@ -1564,6 +1565,9 @@ export const pt: Lexicon = {
       'queimaduras de cigarro',
       'ate ~2 nao conseguir ~1 levantar',
       'cusp* sangue',
+      'mandibula quebrada',
+      'queixo quebrado',
+      'inchad*',
     ],
     ganimal: [
       '~2 porco*',
@@ -1689,6 +1693,16 @@ export const pt: Lexicon = {
       'empurraram',
       'bateu',
       'bati',
+    ],
+    gburner: [
+      'isqueiro*',
+      'cigarro*',
+      'ferro de passar',
+      'ferro quente',
+      'vela*',
+      'fosforo*',
+      'agua fervendo',
+      'macarico*',
     ],
   },
   negation: {
@@ -2786,6 +2800,12 @@ export const pt: Lexicon = {
       'cabeca ~3 d agua ate',
       '{gbate} com ~2 {gweapon} {gem}',
       '{gblow} com ~2 {gweapon} {gwho}',
+      'queim* {glimb} {gdele} com',
+      '{gclit} ~1 queim* ~3 com ~2 {gburner}',
+      'queim* {gwho} ~3 com ~2 {gburner}',
+      'apanh* de ~2 {gperson}',
+      'apanh* do ~1 {gperson}',
+      'apanh* da ~1 {gperson}',
     ],
   },
   hate: {
