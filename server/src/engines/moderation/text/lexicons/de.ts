@@ -1054,6 +1054,8 @@ export const de: Lexicon = {
       'einschlug',
       'einschlugen',
       'geohrfeigt',
+      'rammte',
+      'rammten',
     ],
     gdet: [
       'ein',
@@ -2970,6 +2972,12 @@ export const de: Lexicon = {
       'hat meinen kopf unter wasser',
       'verbrannte* {gwho} ~3 mit ~2 {gburner}',
       '{gwho} ~3 mit ~2 {gburner} ~2 verbrannt',
+      'fingernagel ~2 heraus*',
+      'fingernagel ausgerissen',
+      'nagel ~2 ausgerissen',
+      '{gblow} {gwho} mit ~10 {gore}',
+      'zerrte* {gwho} an den haaren',
+      '{gwho} ~2 an den haaren ~3 gezerrt',
     ],
   },
   hate: {

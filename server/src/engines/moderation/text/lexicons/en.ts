@@ -1228,6 +1228,7 @@ export const en: Lexicon = {
       'flog*',
       'lashed',
       'lashing',
+      'flay*',
     ],
     // A person hit: an object pronoun, or a person noun with its article or possessive.
     gwho: [
@@ -1678,6 +1679,7 @@ export const en: Lexicon = {
       'fractured ~1 {gbody}',
       'fractured ~1 eye socket',
       'welts',
+      'stopped struggling',
     ],
     // Not a person: "a lion killing a zebra", "shooting zombies", "a butcher slaughtering a pig".
     ganimal: [
@@ -1885,6 +1887,20 @@ export const en: Lexicon = {
       'neck',
     ],
     gkeep: ['kept', 'keeps', 'kept on', 'started', 'continued'],
+    gsport: [
+      'collision*',
+      'clash',
+      'tackle',
+      'challenge',
+      'scrum',
+      'match',
+      'game',
+      'header',
+      'the first half',
+      'the second half',
+      'training',
+      'practice',
+    ],
   },
   negation: {
     refute: [
@@ -2384,6 +2400,7 @@ export const en: Lexicon = {
       'a slap in the face to',
       'like a slap in the face',
       'felt like a slap',
+      '{gblow} ~3 in the {gbody} ~3 {gsport}',
     ],
     play: [
       'workout',
@@ -3130,6 +3147,16 @@ export const en: Lexicon = {
       '{gblow} ~2 {gweapon} into {gtheirs} {gbody}',
       'beaten up by ~2 {gperson}',
       '{gbe} stomped',
+      'pull* out ~1 {gtheirs} ~1 fingernails',
+      'pull* out ~1 {gtheirs} ~1 nails',
+      'ripped out ~1 {gtheirs} ~1 fingernails',
+      'tore out ~1 {gtheirs} ~1 fingernails',
+      '{gtheirs} fingernails ~1 pulled out',
+      '{ghold} {gwho} under ~3 until',
+      '{ghold} {gwho} under water',
+      'dragged {gwho} ~4 by {gtheirs} hair',
+      'electric shocks to {gtheirs}',
+      'waterboard* {gwho}',
     ],
   },
   hate: {

@@ -2583,6 +2583,12 @@ export const es: Lexicon = {
       'quem* {gwho} con ~2 {gburner}',
       '{gclit} {gdar} una paliza ~12 {gore}',
       '{gblow} {gwho} hasta que',
+      '{gclit} arranc* las unas',
+      'unas arrancadas',
+      '{gclit} {gblow} con ~10 {gore}',
+      '{gclit} ~1 arrastr* del pelo',
+      '{gclit} ~1 arrastr* por el pelo',
+      'arrastr* {gwho} del pelo',
     ],
   },
   hate: {

@@ -1424,6 +1424,7 @@ export const fr: Lexicon = {
       'joue ~3 enflee',
       'rouge et enflee',
       'enfle*',
+      'laisse* en sang',
     ],
     ganimal: [
       '~2 animal',
@@ -2615,6 +2616,12 @@ export const fr: Lexicon = {
       '{gclit} ~2 plaque* au sol et',
       '{gblow} {gwho} jusqu a ce qu*',
       '{gclit} ~1 {gblow} jusqu a ce qu*',
+      'arrach* les ongles',
+      'ongles arraches',
+      '{gclit} ~2 {gblow} avec ~10 {gore}',
+      '{gbe} ~1 battu* ~10 {gore}',
+      '{gclit} ~2 traine* par les cheveux',
+      'traine* {gwho} par les cheveux',
     ],
   },
   hate: {

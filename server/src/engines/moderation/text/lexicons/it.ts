@@ -2592,6 +2592,11 @@ export const it: Lexicon = {
       '{gclit} ~2 bruciat* ~3 con ~2 sigarett*',
       '{gclit} ~2 bruciat* ~3 con ~2 {gburner}',
       'bruci* {gwho} con ~2 {gburner}',
+      'strapp* le unghie',
+      'unghie strappate',
+      '{gclit} ~2 {gblow} con ~10 {gore}',
+      '{gclit} ~2 trascinat* per i capelli',
+      'trascin* {gwho} per i capelli',
     ],
   },
   hate: {

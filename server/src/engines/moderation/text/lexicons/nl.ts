@@ -2414,6 +2414,11 @@ export const nl: Lexicon = {
       '{gwho} ~3 met ~2 {gburner} ~1 verbrand',
       '{gposs} hoofd tegen ~3 {gslam}',
       '{gdar} {gwho} ~2 {gnoun} ~1 tot',
+      'nagels eruit',
+      'nagels uitgetrokken',
+      'nagels ~2 uitgetrokken',
+      'sleurde* {gwho} aan {gposs} haren',
+      '{gwho} ~2 aan {gposs} haren ~3 gesleurd',
     ],
   },
   hate: {

@@ -1704,6 +1704,7 @@ export const pt: Lexicon = {
       'agua fervendo',
       'macarico*',
     ],
+    gsportpt: ['choque', 'jogo', 'partida', 'lance', 'dividida', 'treino', 'disputa'],
   },
   negation: {
     refute: ['e um mito', 'e falso', 'e mentira', 'foi desmentido', 'e fake news', 'e uma lenda'],
@@ -2088,6 +2089,7 @@ export const pt: Lexicon = {
       'um soco no estomago !{gdele}',
       'socar o alho',
       'soque o alho',
+      '{gnoun} ~1 {gwhere} ~2 {gsportpt}',
     ],
     play: [
       'treino',
@@ -2806,6 +2808,12 @@ export const pt: Lexicon = {
       'apanh* de ~2 {gperson}',
       'apanh* do ~1 {gperson}',
       'apanh* da ~1 {gperson}',
+      'arranc* as unhas',
+      'unhas arrancadas',
+      '{gbate} ~1 {gem} com ~10 {gore}',
+      '{gblow} {gwho} com ~10 {gore}',
+      '{gclit} ~1 arrast* pelos cabelos',
+      'arrast* {gwho} pelos cabelos',
     ],
   },
   hate: {
