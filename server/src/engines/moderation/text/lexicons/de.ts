@@ -1495,7 +1495,6 @@ export const de: Lexicon = {
       'tretend',
       'ohrfeige*',
       'tritte*',
-      'verpasst',
       'ohrfeigte*',
     ],
     gore: [

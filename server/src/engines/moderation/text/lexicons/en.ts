@@ -1674,12 +1674,16 @@ export const en: Lexicon = {
       'bleeding',
       'bled',
       'until {gsubj} ~1 collapsed',
-      'swollen',
       'fractured ~2 socket',
       'fractured ~1 {gbody}',
       'fractured ~1 eye socket',
       'welts',
       'stopped struggling',
+      'cheek ~2 swollen',
+      'cheeks ~2 swollen',
+      'lip ~2 swollen',
+      'swollen and red',
+      'red and swollen',
     ],
     // Not a person: "a lion killing a zebra", "shooting zombies", "a butcher slaughtering a pig".
     ganimal: [

@@ -2558,7 +2558,7 @@ export const es: Lexicon = {
       '{gclit} ~1 {gdar} ~2 {gblown} ~4 a {ghits}',
       '{gclit} cruz* la cara',
       'cruzar* la cara a {ghits}',
-      '{gclit} {gblow} {gat} {gbody}',
+      '{gclit3} {gblow} {gat} {gbody}',
       '{gclit3} ~1 {gbreak} {glimb}',
       '{gclit} ~2 {gbreak} ~3 a {ghits}',
       '{gclit} abri* {gat} {gbody}',

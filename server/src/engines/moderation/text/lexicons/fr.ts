@@ -1543,6 +1543,7 @@ export const fr: Lexicon = {
       'bougie*',
       'allumette*',
     ],
+    gclit3: ['le', 'la', 'les', 'l', 'lui', 'leur'],
   },
   negation: {
     refute: [
@@ -2601,7 +2602,8 @@ export const fr: Lexicon = {
       'brul* {gwho} ~3 cigarette*',
       '{gclit} ~2 brul* ~3 cigarette*',
       '{gclit} ~2 {gbreak} ~1 tete contre',
-      '{gclit} ~2 {gslam} ~2 contre ~2 {gwall}',
+      '{gclit} {gavoir} {gslam} ~2 contre ~2 {gwall}',
+      '{gclit3} {gslam} ~2 contre ~2 {gwall}',
       '{gslam} {gwho} ~2 contre ~2 {gwall}',
       '{gclit} ~2 pousse* dans l escalier',
       'pousse* {gwho} dans l escalier',

@@ -1319,7 +1319,6 @@ export const it: Lexicon = {
       'sganasson*',
       'pres* a schiaffi',
       'pugni',
-      'calci',
       'botte',
     ],
     gfinale: [
