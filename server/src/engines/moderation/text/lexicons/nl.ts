@@ -1165,6 +1165,7 @@ export const nl: Lexicon = {
       'kopstoot*',
       'inschop*',
       'afransel*',
+      'schoppen',
     ],
     gore: [
       'overal bloed',

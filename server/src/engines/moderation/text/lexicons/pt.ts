@@ -1436,6 +1436,7 @@ export const pt: Lexicon = {
       'murro*',
       'bofetada*',
       'pisoteando',
+      'pontape*',
     ],
     glimb: [
       'as costelas',
