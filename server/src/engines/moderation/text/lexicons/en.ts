@@ -1163,6 +1163,10 @@ export const en: Lexicon = {
       'old man',
       'pensioner*',
       'debtor*',
+      'roommate*',
+      'flatmate*',
+      'housemate*',
+      'cellmate*',
     ],
     gvictim: ['{gperson}', 'him', 'her !{gperson}', 'them'],
     gagent: [
@@ -1386,6 +1390,8 @@ export const en: Lexicon = {
       'beer glass*',
       'wine glass*',
       'mug',
+      'ruler*',
+      'metal ruler*',
     ],
     // Blows that are never a game score ("beaten by his brother" may be chess).
     gblowhard: [
@@ -1684,6 +1690,10 @@ export const en: Lexicon = {
       'lip ~2 swollen',
       'swollen and red',
       'red and swollen',
+      'bloody mess',
+      'broke ~3 ribs',
+      'lip burst',
+      'until {gposs} lip burst',
     ],
     // Not a person: "a lion killing a zebra", "shooting zombies", "a butcher slaughtering a pig".
     ganimal: [
@@ -1809,7 +1819,22 @@ export const en: Lexicon = {
       'campaign',
       'studio',
     ],
-    gtoy: ['water gun*', 'water pistol*', 'nerf', 'snowball*', 'pillow*', 'foam', 'toy'],
+    gtoy: [
+      'water gun*',
+      'water pistol*',
+      'nerf',
+      'snowball*',
+      'pillow*',
+      'foam',
+      'toy',
+      'pie',
+      'pies',
+      'custard pie*',
+      'cream pie*',
+      'cake',
+      'balloon*',
+      'water balloon*',
+    ],
     gthrow: [
       'threw',
       'throw',
@@ -1844,6 +1869,7 @@ export const en: Lexicon = {
       'onto the concrete',
       'onto the pavement',
       'against the table',
+      'down the stairwell',
     ],
     gtheirs: ['his', 'her', 'their', 'the ~1 {gperson} s', 'a ~1 {gperson} s'],
     ghold: [
@@ -1905,6 +1931,7 @@ export const en: Lexicon = {
       'training',
       'practice',
     ],
+    gcrap: ['crap', 'shit', 'hell', 'living daylights', 'stuffing'],
   },
   negation: {
     refute: [
@@ -2405,6 +2432,7 @@ export const en: Lexicon = {
       'like a slap in the face',
       'felt like a slap',
       '{gblow} ~3 in the {gbody} ~3 {gsport}',
+      '{gbe} ~1 {gblow} ~3 in the {gbody} with ~2 {gtoy}',
     ],
     play: [
       'workout',
@@ -3161,6 +3189,13 @@ export const en: Lexicon = {
       'dragged {gwho} ~4 by {gtheirs} hair',
       'electric shocks to {gtheirs}',
       'waterboard* {gwho}',
+      '{gblow} the {gcrap} out of {gwho} !{gcontest}',
+      'broke ~3 of {gtheirs} ribs',
+      'broke {gtheirs} ~1 ribs',
+      '{gblow} {gwho} ~1 to a bloody',
+      '{gbe} pistol whipped',
+      'pistol whipped {gwho}',
+      '{gthrow} ~2 {gplace} by ~2 {gperson}',
     ],
   },
   hate: {

@@ -863,6 +863,9 @@ export const pt: Lexicon = {
       'devedor*',
       'segurancas',
       'vizinh*',
+      'suspeito*',
+      'colega de quarto',
+      'colega de cela',
     ],
     gvictim: ['{gperson}', 'sua mulher', 'sua namorada'],
     gagent: [
@@ -1229,6 +1232,7 @@ export const pt: Lexicon = {
       'mangueira*',
       'chicote',
       'fio*',
+      'regua*',
     ],
     // "quebrou o nariz dele", "partiu-lhe a cara".
     gbreak: [
@@ -1453,6 +1457,11 @@ export const pt: Lexicon = {
       'o nariz',
       'a mandibula',
       'os dentes',
+      'duas costelas',
+      'tres costelas',
+      '{num} costelas',
+      'um braco',
+      'uma perna',
     ],
     gore: [
       'sangue por todo lado',
@@ -1563,6 +1572,8 @@ export const pt: Lexicon = {
       'mandibula quebrada',
       'queixo quebrado',
       'inchad*',
+      'ate sangrar*',
+      'labio ~2 estour*',
     ],
     ganimal: [
       '~2 porco*',
@@ -1700,6 +1711,7 @@ export const pt: Lexicon = {
       'macarico*',
     ],
     gsportpt: ['choque', 'jogo', 'partida', 'lance', 'dividida', 'treino', 'disputa'],
+    gbate3: ['bate', 'bateu', 'bateram', 'batem'],
   },
   negation: {
     refute: ['e um mito', 'e falso', 'e mentira', 'foi desmentido', 'e fake news', 'e uma lenda'],
@@ -2809,6 +2821,10 @@ export const pt: Lexicon = {
       '{gblow} {gwho} com ~10 {gore}',
       '{gclit} ~1 arrast* pelos cabelos',
       'arrast* {gwho} pelos cabelos',
+      '{gbate3} minha cabeca',
+      '{gbate} ~4 com ~3 {gweapon} ~3 ate',
+      'enfi* a cabeca {gdele} na privada',
+      'enfi* a cabeca {gdele} no vaso',
     ],
   },
   hate: {
