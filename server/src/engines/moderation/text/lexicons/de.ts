@@ -971,6 +971,9 @@ export const de: Lexicon = {
       'verdachtige*',
       'verdachtigen',
       'zellengenosse*',
+      'spitzel',
+      'informant*',
+      'verrater*',
     ],
     gvictim: ['{gperson}', 'ihn', 'sie'],
     gagent: [
@@ -1366,6 +1369,9 @@ export const de: Lexicon = {
       'wurgten',
       'strangulierte',
       'strangulierten',
+      'wurgt',
+      'wurgen',
+      'erwurgt',
     ],
     gwerden: ['wurde', 'wurden', 'wird', 'werden', 'worden', 'bekam', 'bekamen', 'bekommt', 'kassierte'],
     ghole: ['nase', 'mund', 'ohren', 'ohr', 'kopf', 'gesicht', 'augen'],
@@ -1748,6 +1754,7 @@ export const de: Lexicon = {
       'rammten',
       'stiessen',
     ],
+    gglied: ['arm', 'arme', 'gesicht', 'hand', 'hande', 'bein', 'beine', 'rucken', 'kopf'],
   },
   negation: {
     refute: [
@@ -2143,6 +2150,9 @@ export const de: Lexicon = {
       'den anstoss',
       'ohrfeige fur',
       'schallende ohrfeige fur',
+      'reanimation ~8 rippen',
+      'wiederbelebung ~8 rippen',
+      'herzdruckmassage ~8 rippen',
     ],
     play: [
       'training',
@@ -3012,6 +3022,14 @@ export const de: Lexicon = {
       'totgetreten',
       '{gslam3} meinen kopf gegen',
       '{gslam3} meinen kopf auf',
+      'kochendes wasser uber {gposs} ~1 {gglied}',
+      '{gwho} kochendes wasser uber',
+      'kochendes wasser ins gesicht',
+      'saure ins gesicht',
+      '{gbreak} {gwho3} ~4 finger',
+      '{gbreak} {gwho3} ~4 hande',
+      '{gagent} ~1 der ~3 {gvictim} ~3 {gstrangle}',
+      '{gagent} ~1 die ~3 {gvictim} ~3 {gstrangle}',
     ],
   },
   hate: {

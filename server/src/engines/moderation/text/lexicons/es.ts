@@ -814,6 +814,8 @@ export const es: Lexicon = {
       'companero de piso',
       'companera de piso',
       'companero de celda',
+      'chivato*',
+      'soplon*',
     ],
     gvictim: ['{gperson}', 'su mujer', 'su novia', 'su novio'],
     gagent: [
@@ -1128,6 +1130,7 @@ export const es: Lexicon = {
       'jarra*',
       'regla*',
       'regla de metal',
+      'hebilla*',
     ],
     // "le rompió la nariz", "le partieron la cara".
     gbreak: [
@@ -1934,6 +1937,9 @@ export const es: Lexicon = {
       'nos dimos ~2 {gblown}',
       'te diste ~2 {gblown}',
       'me daba ~2 {gblown}',
+      'reanimacion ~8 costillas',
+      'masaje cardiaco ~8 costillas',
+      'reanimar* ~8 costillas',
     ],
     play: [
       'entreno',
@@ -2616,6 +2622,14 @@ export const es: Lexicon = {
       '{gclit} meti* la cabeza en el inodoro',
       '{gclit} ~1 {gblow} hasta revent*',
       '{gclit} ~1 {gblow} hasta partir*',
+      '{gclit} ech* agua hirviendo',
+      '{gclit} ech* aceite hirviendo',
+      '{gclit} ~1 tir* agua hirviendo',
+      '{gclit} ~1 arroj* agua hirviendo',
+      '{gclit} ~1 arroj* acido',
+      'ech* agua hirviendo a {gwho}',
+      '{gclit} ~1 {gbreak} los dedos',
+      '{gclit} ~1 machac* los dedos',
     ],
   },
   hate: {

@@ -803,6 +803,9 @@ export const it: Lexicon = {
       'coinquilin*',
       'sospettat*',
       'compagno di cella',
+      'informator*',
+      'spia',
+      'infame',
     ],
     gvictim: ['{gperson}'],
     gagent: [
@@ -1123,6 +1126,7 @@ export const it: Lexicon = {
       'frusta',
       'ferro da stiro',
       'lampada',
+      'fibbia*',
     ],
     // "gli ha rotto il naso", "le ha spaccato la faccia".
     gbreak: [
@@ -1959,6 +1963,9 @@ export const it: Lexicon = {
       'uno schiaffo per',
       'uno schiaffo a',
       'schiaffo morale',
+      'massaggio cardiaco ~8 costole',
+      'rianimazione ~8 costole',
+      'rianimar* ~8 costole',
     ],
     play: [
       'allenamento',
@@ -2617,6 +2624,12 @@ export const it: Lexicon = {
       '{gclit} ~2 {gblow} ~3 con ~10 {gore}',
       '{gclit} ~2 ficcat* la testa nel water',
       '{gclit} ~2 infilat* la testa nel water',
+      '{gclit} ~2 versat* ~2 acqua bollente',
+      '{gclit} ~2 buttat* ~2 acqua bollente',
+      '{gclit} ~2 gettat* ~2 acqua bollente',
+      '{gclit} ~2 gettat* ~2 acido',
+      '{gbreak} le dita {gdi} ~1 {gperson}',
+      '{gclit} ~2 {gbreak} le dita',
     ],
   },
   hate: {

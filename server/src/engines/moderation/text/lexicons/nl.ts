@@ -733,6 +733,8 @@ export const nl: Lexicon = {
       'huisgeno*',
       'verdachte*',
       'celgeno*',
+      'verklikker*',
+      'informant*',
     ],
     gvictim: ['{gperson}', 'hem', 'haar'],
     gagent: [
@@ -1747,6 +1749,9 @@ export const nl: Lexicon = {
       'de aftrap',
       'een klap in het gezicht voor',
       'klap in het gezicht voor',
+      'reanimatie ~8 ribben',
+      'hartmassage ~8 ribben',
+      'reanimeren ~8 ribben',
     ],
     play: [
       'training',
@@ -2436,6 +2441,13 @@ export const nl: Lexicon = {
       '{gwerden} doodgeslagen',
       '{gwerden} doodgeschopt',
       '{gwerden} doodgetrapt',
+      '{gagent} ~1 die ~3 {gvictim} ~3 {gharms}',
+      'kokend water over {gposs} ~1 {gbody}',
+      'kokend water over {gposs} arm',
+      'kokend water over {gposs} armen',
+      'kokend water over {gwho}',
+      '{gslam} de vingers van {gwho} ~4 kapot',
+      '{gslam} {gposs} vingers ~4 kapot',
     ],
   },
   hate: {
