@@ -1250,6 +1250,7 @@ export const de: Lexicon = {
       'hieben',
       'kinnhaken',
       'schlagen',
+      'knie',
     ],
     gweapon: [
       'baseballschlager*',
@@ -3030,6 +3031,13 @@ export const de: Lexicon = {
       '{gbreak} {gwho3} ~4 hande',
       '{gagent} ~1 der ~3 {gvictim} ~3 {gstrangle}',
       '{gagent} ~1 die ~3 {gvictim} ~3 {gstrangle}',
+      '{gwho} ~4 verprugelt',
+      '{gwho} ~4 zusammengeschlagen',
+      '{gwho} ~4 zusammengetreten',
+      '{gwho3} ~2 auf die hande ~1 getrampelt',
+      '{gwho3} ~2 auf die finger ~1 getrampelt',
+      '{gwho} ~2 an den haaren ~4 geschleift',
+      '{gwho} ~2 an den haaren ~4 gezogen',
     ],
   },
   hate: {

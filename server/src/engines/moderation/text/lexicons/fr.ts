@@ -1061,6 +1061,7 @@ export const fr: Lexicon = {
       'levres',
       'arcade',
       'face',
+      'dos',
     ],
     // Coups nommés : "un coup de pied dans le ventre", "des coups de poing".
     gcoup: [
@@ -1597,6 +1598,18 @@ export const fr: Lexicon = {
       'le ventre',
     ],
     gdu: ['du', 'de la', 'des', 'de l', 'de son', 'de sa'],
+    gdonner: [
+      'donne',
+      'donnait',
+      'donnaient',
+      'donnent',
+      'a donne',
+      'ont donne',
+      'mis',
+      'mettait',
+      'colle',
+      'collait',
+    ],
   },
   negation: {
     refute: [
@@ -2695,6 +2708,13 @@ export const fr: Lexicon = {
       '{gclit} ~2 ecrase* les doigts',
       '{gclit} ~2 {gbreak} les doigts',
       '{gbreak} ~4 a coups de marteau',
+      '{gclit} ~2 train* ~3 par les cheveux',
+      '{gclit} ~2 pietine* les mains',
+      '{gclit} ~2 pietine* les doigts',
+      '{gavoir} tabasse {gwho}',
+      '{gavoir} tabasse* {gwho}',
+      '{gdonner} ~1 {gcoup} a {gwho}',
+      '{gdonner} ~1 {gcoup} {gat} {gbody} a {gwho}',
     ],
   },
   hate: {

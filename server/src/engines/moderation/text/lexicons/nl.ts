@@ -1279,6 +1279,9 @@ export const nl: Lexicon = {
       'openlag',
       'opgezwollen',
       'gezwollen',
+      'brak {gposs} neus',
+      'brak {gposs} kaak',
+      'brak {gposs} ribben',
     ],
     ganimal: [
       '~2 dier',
@@ -1383,6 +1386,7 @@ export const nl: Lexicon = {
     gsubjpron: ['hij', 'zij', 'ze', 'ik', 'we', 'wij'],
     gwall: ['de muur', 'een muur', 'de tafel', 'de kluisjes', 'de verwarming', 'de deur', 'de grond'],
     gburner: ['aansteker*', 'sigaret*', 'strijkijzer*', 'kaars*', 'lucifer*', 'kokend water'],
+    gwhonl: ['hem', 'mij', 'me', 'jou', 'hen', '{gdet} ~1 {gperson}'],
   },
   negation: {
     refute: [
@@ -2448,6 +2452,10 @@ export const nl: Lexicon = {
       'kokend water over {gwho}',
       '{gslam} de vingers van {gwho} ~4 kapot',
       '{gslam} {gposs} vingers ~4 kapot',
+      '{gwhonl} ~4 in elkaar geslagen',
+      '{gwhonl} ~4 in elkaar getrapt',
+      'op {gposs} handen ~1 getrapt',
+      'op {gposs} vingers ~1 getrapt',
     ],
   },
   hate: {

@@ -1789,6 +1789,14 @@ export const pt: Lexicon = {
     'deviam ser presas',
     'tem que ser presos',
     'deviam estar presos',
+    'num preso',
+    'no preso',
+    'um preso',
+    'o preso',
+    'os presos',
+    'nos presos',
+    'ao preso',
+    'aos presos',
   ],
   nsfw: {
     benign: [
@@ -2840,6 +2848,11 @@ export const pt: Lexicon = {
       'jog* acido n*',
       'esmag* os dedos {gdele}',
       '{gbreak} os dedos {gdele}',
+      'espancaram {gwho}',
+      'espancou {gwho}',
+      'pis* nas maos {gdele}',
+      'pis* nos dedos {gdele}',
+      '{gclit} ~1 arrast* ~3 pelos cabelos',
     ],
   },
   hate: {
