@@ -974,6 +974,9 @@ export const de: Lexicon = {
       'spitzel',
       'informant*',
       'verrater*',
+      'kindern',
+      'tochtern',
+      'sohnen',
     ],
     gvictim: ['{gperson}', 'ihn', 'sie'],
     gagent: [
@@ -1251,6 +1254,8 @@ export const de: Lexicon = {
       'kinnhaken',
       'schlagen',
       'knie',
+      'backpfeife*',
+      'watsche*',
     ],
     gweapon: [
       'baseballschlager*',
@@ -1332,6 +1337,8 @@ export const de: Lexicon = {
       'bricht',
       'einschlagen',
       'eintreten',
+      'zerschmettert',
+      'zerschmetterte',
     ],
     // "knallte seinen Kopf gegen den Tisch".
     gslam: [
@@ -3038,6 +3045,10 @@ export const de: Lexicon = {
       '{gwho3} ~2 auf die finger ~1 getrampelt',
       '{gwho} ~2 an den haaren ~4 geschleift',
       '{gwho} ~2 an den haaren ~4 gezogen',
+      '{gwho3} ~5 das gesicht ~1 {gbreak}',
+      '{gwho3} ~3 die finger ~1 {gbreak}',
+      '{gwho3} ~3 die hand ~1 {gbreak}',
+      'verpasst {gwho} ~3 {gnoun}',
     ],
   },
   hate: {

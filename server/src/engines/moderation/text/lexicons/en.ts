@@ -1189,6 +1189,7 @@ export const en: Lexicon = {
       'bullies',
       'hooligan*',
       'gangster*',
+      'torturer*',
     ],
     // Harms to a person's body not a food's: "battered cod" is a dish.
     gfood: ['cod', 'fish', 'fillet*', 'sausage*', 'prawn*', 'shrimp*', 'chicken', 'mars bar*'],
@@ -1952,6 +1953,17 @@ export const en: Lexicon = {
     gcrap: ['crap', 'shit', 'hell', 'living daylights', 'stuffing'],
     ghot: ['boiling water', 'scalding water', 'hot oil', 'boiling oil', 'acid', 'bleach'],
     gext: ['fingers', 'knees', 'kneecaps', 'hands', 'toes', 'knuckles'],
+    gbreakv: [
+      'breaks',
+      'broke',
+      'breaking',
+      'crushes',
+      'crushed',
+      'crushing',
+      'smashes',
+      'smashed',
+      'smashing',
+    ],
   },
   negation: {
     refute: [
@@ -2069,6 +2081,7 @@ export const en: Lexicon = {
     'says one more',
     'says that again',
     'say that again',
+    'riot police',
   ],
   nsfw: {
     benign: [
@@ -3234,6 +3247,13 @@ export const en: Lexicon = {
       'beat {gwho} up',
       'jumped {gwho} ~4 and {gblow}',
       'drag* {gwho} ~4 by {gposs} hair',
+      '{gbreakv} {gtheirs} {gext} !in !playing !when !while !skiing !falling',
+      '{gbreakv} {gtheirs} fingers one by one',
+      'slap* {gwho} around',
+      'smack* {gwho} around',
+      'knock* {gwho} around',
+      '{gblowhard} ~1 {grepeat} in the {gbody}',
+      '{gblowhard} ~1 {grepeat} in {gposs} {gbody}',
     ],
   },
   hate: {

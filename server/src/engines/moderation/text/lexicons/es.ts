@@ -816,6 +816,8 @@ export const es: Lexicon = {
       'companero de celda',
       'chivato*',
       'soplon*',
+      'hijos',
+      'hijas',
     ],
     gvictim: ['{gperson}', 'su mujer', 'su novia', 'su novio'],
     gagent: [
@@ -1031,6 +1033,8 @@ export const es: Lexicon = {
       'culatazo*',
       'batazo*',
       'botellazo*',
+      'bofeton*',
+      'guantazo*',
     ],
     // "lo molieron a palos", "la mataron a patadas".
     ghits: [
@@ -1163,6 +1167,15 @@ export const es: Lexicon = {
       'parti',
       'salte',
       'revente',
+      'rompe',
+      'rompen',
+      'parte',
+      'parten',
+      'revienta',
+      'destroza',
+      'destrozan',
+      'destrozando',
+      'machaca',
     ],
     gsubj: ['el', 'ella', 'ellos', 'ellas', '{gperson}'],
     ghole: ['la nariz', 'la boca', 'los oidos', 'la cabeza', 'la cara', 'los ojos', 'la oreja', 'el oido'],
@@ -2638,6 +2651,7 @@ export const es: Lexicon = {
       '{gdar} ~1 {gblown} {gwho}',
       '{gdar} ~2 {gblown} {gwho}',
       '{gclit} ~1 empuj* por las escaleras',
+      '{gdar} {gblown} {gwho}',
     ],
   },
   hate: {

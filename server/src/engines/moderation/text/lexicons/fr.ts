@@ -1155,6 +1155,10 @@ export const fr: Lexicon = {
       'enfonce',
       'fractur*',
       'rompu',
+      'brisait',
+      'brisent',
+      'ecrasent',
+      'cassent',
     ],
     // "tu me casses la tête" : ennuyer, pas frapper.
     gfig: ['avec', 'a force', 'de ~1 questions', 'de ~1 histoires'],
@@ -1597,7 +1601,7 @@ export const fr: Lexicon = {
       'la tete',
       'le ventre',
     ],
-    gdu: ['du', 'de la', 'des', 'de l', 'de son', 'de sa'],
+    gdu: ['du', 'de la', 'des', 'de l', 'de son', 'de sa', 'd un', 'd une'],
     gdonner: [
       'donne',
       'donnait',
@@ -1610,6 +1614,7 @@ export const fr: Lexicon = {
       'colle',
       'collait',
     ],
+    gthing: ['branche', 'ballon', 'balle', 'palet', 'vague', 'grelon*', 'tuile', 'porte', 'volet', 'foudre'],
   },
   negation: {
     refute: [
@@ -2005,6 +2010,7 @@ export const fr: Lexicon = {
       'massage cardiaque ~8 cotes',
       'reanimation ~8 cotes',
       'reanimer ~8 cotes',
+      '{gblowpart} ~3 {gat} {gbody} par ~2 {gthing}',
     ],
     play: [
       'seance',
@@ -2715,6 +2721,10 @@ export const fr: Lexicon = {
       '{gavoir} tabasse* {gwho}',
       '{gdonner} ~1 {gcoup} a {gwho}',
       '{gdonner} ~1 {gcoup} {gat} {gbody} a {gwho}',
+      '{gbreak} {gbreakbody} {gdu} ~1 {gperson}',
+      '{gbreak} les doigts {gdu} ~1 {gperson}',
+      '{gblowpart} a plusieurs reprises {gat} {gbody}',
+      '{gblowpart} ~3 {gat} {gbody}',
     ],
   },
   hate: {

@@ -806,6 +806,9 @@ export const it: Lexicon = {
       'informator*',
       'spia',
       'infame',
+      'figli',
+      'figlie',
+      'civil*',
     ],
     gvictim: ['{gperson}'],
     gagent: [
@@ -1152,6 +1155,13 @@ export const it: Lexicon = {
       'fatto saltare',
       'fece saltare',
       'fecero saltare',
+      'spezza',
+      'spezzato',
+      'spezzano',
+      'spacca',
+      'spaccano',
+      'rompe',
+      'rompono',
     ],
     gart: ['il', 'la', 'lo', 'l', 'i', 'gli', 'le'],
     gbe: [
@@ -1623,6 +1633,7 @@ export const it: Lexicon = {
       'fiammifer*',
       'acqua bollente',
     ],
+    gthing: ['pallone', 'palla', 'ramo', 'onda', 'grandine', 'porta', 'fulmine', 'sasso caduto'],
   },
   negation: {
     refute: ['e un mito', 'e falso', 'e una bufala', 'e stato smentito', 'e una fake news', 'e una leggenda'],
@@ -1971,6 +1982,7 @@ export const it: Lexicon = {
       'massaggio cardiaco ~8 costole',
       'rianimazione ~8 costole',
       'rianimar* ~8 costole',
+      '{gpartblow} ~3 {gwhere} {gda} ~1 {gthing}',
     ],
     play: [
       'allenamento',
@@ -2642,6 +2654,12 @@ export const it: Lexicon = {
       '{gavere} pestato {gwho}',
       '{gavere} picchiato {gwho}',
       '{gclit} ~2 {gspinto} giu dalle scale',
+      '{gbreak} ~1 {gart} {gbody} a ~2 {gperson}',
+      '{gbreak} le dita a ~2 {gperson}',
+      '{gbreak} le dita {gdi} ~1 {gperson}',
+      '{gpartblow} ~2 {gwhere}',
+      '{gbreak} le dita {gal} ~1 {gperson}',
+      '{gbreak} ~1 {gart} {gbody} {gal} ~2 {gperson}',
     ],
   },
   hate: {

@@ -1027,6 +1027,9 @@ export const nl: Lexicon = {
       'kapotgetrapt',
       'eruit sloeg',
       'eruit geslagen',
+      'verbrijzelt',
+      'breekt',
+      'brak',
     ],
     // "sloeg haar hoofd tegen de muur".
     gslam: [
@@ -1387,6 +1390,8 @@ export const nl: Lexicon = {
     gwall: ['de muur', 'een muur', 'de tafel', 'de kluisjes', 'de verwarming', 'de deur', 'de grond'],
     gburner: ['aansteker*', 'sigaret*', 'strijkijzer*', 'kaars*', 'lucifer*', 'kokend water'],
     gwhonl: ['hem', 'mij', 'me', 'jou', 'hen', '{gdet} ~1 {gperson}'],
+    gblowpp: ['gestompt', 'geschopt', 'getrapt', 'geslagen', 'gemept'],
+    grepeatnl: ['keer op keer', 'herhaaldelijk', 'steeds weer', 'telkens weer', 'meerdere keren'],
   },
   negation: {
     refute: [
@@ -2456,6 +2461,12 @@ export const nl: Lexicon = {
       '{gwhonl} ~4 in elkaar getrapt',
       'op {gposs} handen ~1 getrapt',
       'op {gposs} vingers ~1 getrapt',
+      '{gposs} {gbody} van {gwho} ~6 {gbreak}',
+      'de vingers van {gwho} ~2 {gbreak}',
+      '{gbreak} de vingers van {gwho}',
+      '{gdar} {gsubjpron} {gwho} {gnoun}',
+      '{gdar} {gwho} {gnoun} tot',
+      '{grepeatnl} {gat} {gblowpp}',
     ],
   },
   hate: {

@@ -869,6 +869,8 @@ export const pt: Lexicon = {
       'dedo duro',
       'x9',
       'informante*',
+      'filhos',
+      'filhas',
     ],
     gvictim: ['{gperson}', 'sua mulher', 'sua namorada'],
     gagent: [
@@ -1265,6 +1267,11 @@ export const pt: Lexicon = {
       'espatifou',
       'espatifaram',
       'espatifamos',
+      'quebra',
+      'quebram',
+      'esmagando',
+      'esmaga',
+      'arrebenta',
     ],
     gbe: ['foi', 'foram', 'era', 'eram', 'e', 'sao', 'sendo', 'tinha sido', 'acabou', 'acabaram', 'ficou'],
     ghole: [
