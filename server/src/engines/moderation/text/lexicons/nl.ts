@@ -1028,8 +1028,6 @@ export const nl: Lexicon = {
       'eruit sloeg',
       'eruit geslagen',
       'verbrijzelt',
-      'breekt',
-      'brak',
     ],
     // "sloeg haar hoofd tegen de muur".
     gslam: [
@@ -1392,6 +1390,7 @@ export const nl: Lexicon = {
     gwhonl: ['hem', 'mij', 'me', 'jou', 'hen', '{gdet} ~1 {gperson}'],
     gblowpp: ['gestompt', 'geschopt', 'getrapt', 'geslagen', 'gemept'],
     grepeatnl: ['keer op keer', 'herhaaldelijk', 'steeds weer', 'telkens weer', 'meerdere keren'],
+    gbreaknl: ['breekt', 'brak', 'braken', 'verbrijzelt', 'verbrijzelde', 'verbrijzelden'],
   },
   negation: {
     refute: [
@@ -2461,9 +2460,9 @@ export const nl: Lexicon = {
       '{gwhonl} ~4 in elkaar getrapt',
       'op {gposs} handen ~1 getrapt',
       'op {gposs} vingers ~1 getrapt',
-      '{gposs} {gbody} van {gwho} ~6 {gbreak}',
-      'de vingers van {gwho} ~2 {gbreak}',
-      '{gbreak} de vingers van {gwho}',
+      '{gposs} {gbody} van {gwho} ~6 {gbreaknl}',
+      'de vingers van {gwho} ~2 {gbreaknl}',
+      '{gbreaknl} de vingers van {gwho}',
       '{gdar} {gsubjpron} {gwho} {gnoun}',
       '{gdar} {gwho} {gnoun} tot',
       '{grepeatnl} {gat} {gblowpp}',
