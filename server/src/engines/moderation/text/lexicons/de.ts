@@ -3049,6 +3049,8 @@ export const de: Lexicon = {
       '{gwho3} ~3 die finger ~1 {gbreak}',
       '{gwho3} ~3 die hand ~1 {gbreak}',
       'verpasst {gwho} ~3 {gnoun}',
+      '{gdepict} ~6 die {gwho} ~4 {gblow}',
+      '{gdepict} ~6 der {gwho} ~4 {gblow}',
     ],
   },
   hate: {

@@ -1190,6 +1190,8 @@ export const en: Lexicon = {
       'hooligan*',
       'gangster*',
       'torturer*',
+      'skinhead*',
+      'neo nazi*',
     ],
     // Harms to a person's body not a food's: "battered cod" is a dish.
     gfood: ['cod', 'fish', 'fillet*', 'sausage*', 'prawn*', 'shrimp*', 'chicken', 'mars bar*'],
@@ -3254,6 +3256,7 @@ export const en: Lexicon = {
       'knock* {gwho} around',
       '{gblowhard} ~1 {grepeat} in the {gbody}',
       '{gblowhard} ~1 {grepeat} in {gposs} {gbody}',
+      '{gdepict} ~6 {gharming} {gwho} !{gcontest}',
     ],
   },
   hate: {

@@ -818,6 +818,8 @@ export const es: Lexicon = {
       'soplon*',
       'hijos',
       'hijas',
+      'sin techo',
+      'indigente*',
     ],
     gvictim: ['{gperson}', 'su mujer', 'su novia', 'su novio'],
     gagent: [
@@ -2654,6 +2656,8 @@ export const es: Lexicon = {
       '{gdar} ~2 {gblown} {gwho}',
       '{gclit} ~1 empuj* por las escaleras',
       '{gdar} {gblown} {gwho}',
+      '{gdepict} ~6 {gharming} ~1 {gwho}',
+      '{gdepict} ~6 {gblow} ~1 {gwho}',
     ],
   },
   hate: {

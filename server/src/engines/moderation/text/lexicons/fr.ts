@@ -887,6 +887,8 @@ export const fr: Lexicon = {
       'mouchard*',
       'indic',
       'balance',
+      'sdf',
+      'sans abri',
     ],
     gvictim: ['{gperson}', 'sa femme', 'sa copine'],
     gagent: [
@@ -959,6 +961,8 @@ export const fr: Lexicon = {
       'pietinaient',
       'bastonn*',
       'lynch*',
+      'bat',
+      'battent',
     ],
     gblowpart: [
       'frappe',
@@ -2725,6 +2729,8 @@ export const fr: Lexicon = {
       '{gbreak} les doigts {gdu} ~1 {gperson}',
       '{gblowpart} a plusieurs reprises {gat} {gbody}',
       '{gblowpart} ~3 {gat} {gbody}',
+      '{gdepict} ~6 qui {gblow} ~4 {gwho}',
+      '{gdepict} ~6 {gharming} ~2 {gvictim}',
     ],
   },
   hate: {

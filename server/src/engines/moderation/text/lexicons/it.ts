@@ -2660,6 +2660,8 @@ export const it: Lexicon = {
       '{gpartblow} ~2 {gwhere}',
       '{gbreak} le dita {gal} ~1 {gperson}',
       '{gbreak} ~1 {gart} {gbody} {gal} ~2 {gperson}',
+      '{gdepict} ~6 che {gblow} {gwho}',
+      '{gdepict} ~6 che {ghitverb} a {ghits} {gwho}',
     ],
   },
   hate: {

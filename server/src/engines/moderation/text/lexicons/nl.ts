@@ -2466,6 +2466,7 @@ export const nl: Lexicon = {
       '{gdar} {gsubjpron} {gwho} {gnoun}',
       '{gdar} {gwho} {gnoun} tot',
       '{grepeatnl} {gat} {gblowpp}',
+      '{gdepict} ~6 die {gwho} ~4 {gblow}',
     ],
   },
   hate: {

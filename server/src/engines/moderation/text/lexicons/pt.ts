@@ -2860,6 +2860,8 @@ export const pt: Lexicon = {
       'pis* nas maos {gdele}',
       'pis* nos dedos {gdele}',
       '{gclit} ~1 arrast* ~3 pelos cabelos',
+      '{gdepict} ~6 {gharming} {gwho}',
+      '{gdepict} ~6 {gblow} {gwho}',
     ],
   },
   hate: {
