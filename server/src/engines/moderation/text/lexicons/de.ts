@@ -3051,6 +3051,9 @@ export const de: Lexicon = {
       'verpasst {gwho} ~3 {gnoun}',
       '{gdepict} ~6 die {gwho} ~4 {gblow}',
       '{gdepict} ~6 der {gwho} ~4 {gblow}',
+      '{gweapon} ~2 uber den kopf ~1 gezogen',
+      'zog {gwho} ~2 {gweapon} uber den kopf',
+      'verhor ~8 elektroschock*',
     ],
   },
   hate: {

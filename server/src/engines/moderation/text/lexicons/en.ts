@@ -3257,6 +3257,8 @@ export const en: Lexicon = {
       '{gblowhard} ~1 {grepeat} in the {gbody}',
       '{gblowhard} ~1 {grepeat} in {gposs} {gbody}',
       '{gdepict} ~6 {gharming} {gwho} !{gcontest}',
+      'interrogat* ~8 electric shocks',
+      'electric shocks ~8 interrogat*',
     ],
   },
   hate: {

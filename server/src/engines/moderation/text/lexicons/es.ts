@@ -1037,6 +1037,10 @@ export const es: Lexicon = {
       'botellazo*',
       'bofeton*',
       'guantazo*',
+      'sartenazo*',
+      'silletazo*',
+      'martillazo*',
+      'ladrillazo*',
     ],
     // "lo molieron a palos", "la mataron a patadas".
     ghits: [
@@ -2658,6 +2662,8 @@ export const es: Lexicon = {
       '{gdar} {gblown} {gwho}',
       '{gdepict} ~6 {gharming} ~1 {gwho}',
       '{gdepict} ~6 {gblow} ~1 {gwho}',
+      'interrogatorio ~8 descargas electricas',
+      '{gclit} quem* {gat} {gbody} con ~2 {gburner}',
     ],
   },
   hate: {

@@ -1051,6 +1051,12 @@ export const it: Lexicon = {
       'schiaffon*',
       'sberlon*',
       'sganassone*',
+      'padellat*',
+      'bastonat*',
+      'mazzat*',
+      'sprangat*',
+      'martellat*',
+      'bottigliat*',
     ],
     // "a calci", "a sprangate": "lo presero a bastonate".
     ghits: [
@@ -2662,6 +2668,8 @@ export const it: Lexicon = {
       '{gbreak} ~1 {gart} {gbody} {gal} ~2 {gperson}',
       '{gdepict} ~6 che {gblow} {gwho}',
       '{gdepict} ~6 che {ghitverb} a {ghits} {gwho}',
+      'bruciat* {gart} {gbody} con ~2 {gburner}',
+      'interrogatorio ~8 scosse elettriche',
     ],
   },
   hate: {

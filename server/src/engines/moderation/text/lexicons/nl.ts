@@ -2467,6 +2467,9 @@ export const nl: Lexicon = {
       '{gdar} {gwho} {gnoun} tot',
       '{grepeatnl} {gat} {gblowpp}',
       '{gdepict} ~6 die {gwho} ~4 {gblow}',
+      '{gdar} ~4 {gweapon} {gat}',
+      'brand* ~1 {gsubjpron} {gposs} {gbody} met ~2 {gburner}',
+      'verhoor ~8 elektrische schokken',
     ],
   },
   hate: {

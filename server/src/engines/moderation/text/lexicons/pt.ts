@@ -1156,6 +1156,11 @@ export const pt: Lexicon = {
       'coronhada*',
       'sopapo*',
       'bicuda*',
+      'frigideirada*',
+      'paulada*',
+      'garrafada*',
+      'cadeirada*',
+      'marretada*',
     ],
     // "a pauladas": "mataram-no a pontapés".
     ghits: [
@@ -2862,6 +2867,8 @@ export const pt: Lexicon = {
       '{gclit} ~1 arrast* ~3 pelos cabelos',
       '{gdepict} ~6 {gharming} {gwho}',
       '{gdepict} ~6 {gblow} {gwho}',
+      'queim* {gart} {gbody} {gdele} com ~2 {gburner}',
+      'interrogatorio ~8 choques eletricos',
     ],
   },
   hate: {
