@@ -977,6 +977,7 @@ export const de: Lexicon = {
       'kindern',
       'tochtern',
       'sohnen',
+      'dieb*',
     ],
     gvictim: ['{gperson}', 'ihn', 'sie'],
     gagent: [
@@ -1066,6 +1067,9 @@ export const de: Lexicon = {
       'geohrfeigt',
       'rammte',
       'rammten',
+      'ausgepeitscht',
+      'gepeitscht',
+      'peitschte',
     ],
     gdet: [
       'ein',
@@ -1308,6 +1312,10 @@ export const de: Lexicon = {
       'peitsche*',
       'bugeleisen*',
       'lampe',
+      'kabel*',
+      'stromkabel*',
+      '*kabel',
+      'verlangerungskabel*',
     ],
     // "brach ihm die Nase", "schlug ihr die Zähne aus", "trat ihm den Schädel ein".
     gbreak: [
@@ -1624,6 +1632,10 @@ export const de: Lexicon = {
       'bis ~2 {gbody} ~4 blutete',
       'rot und geschwollen',
       'geschwollen',
+      'bis ~3 nicht mehr aufstehen konnte',
+      'nicht mehr aufstehen konnte',
+      'blutend umgefallen',
+      'blutend zusammengebrochen',
     ],
     ganimal: [
       '~2 tier',
@@ -3054,6 +3066,8 @@ export const de: Lexicon = {
       '{gweapon} ~2 uber den kopf ~1 gezogen',
       'zog {gwho} ~2 {gweapon} uber den kopf',
       'verhor ~8 elektroschock*',
+      '{gweapon} ~2 uber den {gbody} ~1 gezogen',
+      '{gwho} ~4 so lange ~1 {gblow}',
     ],
   },
   hate: {

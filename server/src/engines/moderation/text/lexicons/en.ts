@@ -1403,6 +1403,13 @@ export const en: Lexicon = {
       'mug',
       'ruler*',
       'metal ruler*',
+      'cord',
+      'cords',
+      'electrical cord*',
+      'extension cord*',
+      'cable*',
+      'wire*',
+      'phone cord*',
     ],
     // Blows that are never a game score ("beaten by his brother" may be chess).
     gblowhard: [

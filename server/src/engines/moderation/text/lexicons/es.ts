@@ -1099,6 +1099,9 @@ export const es: Lexicon = {
       'matan',
       'muele',
       'muelen',
+      'molimos',
+      'pateamos',
+      'matamos',
     ],
     gweapon: [
       'bate*',
@@ -1141,6 +1144,9 @@ export const es: Lexicon = {
       'regla*',
       'regla de metal',
       'hebilla*',
+      'cable*',
+      'cable electrico',
+      'alargador*',
     ],
     // "le rompió la nariz", "le partieron la cara".
     gbreak: [
@@ -1420,6 +1426,9 @@ export const es: Lexicon = {
       'roja e hinchada',
       'hasta revent* ~2 labio',
       'hasta partir* ~2 labio',
+      'hasta que no ~2 podia ~1 levantar*',
+      'no se podia levantar',
+      'ya no se podia mover',
     ],
     ganimal: [
       '~2 toro*',
@@ -2664,6 +2673,7 @@ export const es: Lexicon = {
       '{gdepict} ~6 {gblow} ~1 {gwho}',
       'interrogatorio ~8 descargas electricas',
       '{gclit} quem* {gat} {gbody} con ~2 {gburner}',
+      '{gclit} ~1 {gbreak} ~2 {gweapon} ~2 en {gat} {gbody}',
     ],
   },
   hate: {

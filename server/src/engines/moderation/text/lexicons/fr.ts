@@ -1141,6 +1141,9 @@ export const fr: Lexicon = {
       'lampe',
       'regle*',
       'regle en fer',
+      'fil electrique',
+      'cable*',
+      'rallonge*',
     ],
     // "lui a cassé le nez", "lui a défoncé le crâne".
     gbreak: [

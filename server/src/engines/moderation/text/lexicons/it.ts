@@ -1141,6 +1141,9 @@ export const it: Lexicon = {
       'ferro da stiro',
       'lampada',
       'fibbia*',
+      'filo elettrico',
+      'cavo*',
+      'prolunga*',
     ],
     // "gli ha rotto il naso", "le ha spaccato la faccia".
     gbreak: [
@@ -2670,6 +2673,7 @@ export const it: Lexicon = {
       '{gdepict} ~6 che {ghitverb} a {ghits} {gwho}',
       'bruciat* {gart} {gbody} con ~2 {gburner}',
       'interrogatorio ~8 scosse elettriche',
+      '{gclit} ~2 {gbreak} ~2 {gweapon} ~2 {gwhere}',
     ],
   },
   hate: {

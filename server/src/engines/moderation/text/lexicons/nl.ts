@@ -1009,6 +1009,9 @@ export const nl: Lexicon = {
       'buizen',
       'ijzeren buis',
       'glas',
+      '*snoer',
+      'kabel*',
+      'verlengsnoer*',
     ],
     // "trapte zijn schedel in", "sloeg haar tanden eruit".
     gbreak: [
@@ -1283,6 +1286,8 @@ export const nl: Lexicon = {
       'brak {gposs} neus',
       'brak {gposs} kaak',
       'brak {gposs} ribben',
+      'tot ~3 niet meer ~1 opstaan',
+      'niet meer kon opstaan',
     ],
     ganimal: [
       '~2 dier',

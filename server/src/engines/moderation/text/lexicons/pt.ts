@@ -974,6 +974,9 @@ export const pt: Lexicon = {
       'soquei',
       'chutei',
       'estape*',
+      'chutamos',
+      'socamos',
+      'espancamos',
     ],
     gpartblow: [
       'socad*',
@@ -1243,6 +1246,7 @@ export const pt: Lexicon = {
       'chicote',
       'fio*',
       'regua*',
+      'fio eletrico',
     ],
     // "quebrou o nariz dele", "partiu-lhe a cara".
     gbreak: [
@@ -2869,6 +2873,7 @@ export const pt: Lexicon = {
       '{gdepict} ~6 {gblow} {gwho}',
       'queim* {gart} {gbody} {gdele} com ~2 {gburner}',
       'interrogatorio ~8 choques eletricos',
+      '{gbreak} ~2 {gweapon} ~2 {gwhere} {gdele}',
     ],
   },
   hate: {
