@@ -978,6 +978,10 @@ export const de: Lexicon = {
       'tochtern',
       'sohnen',
       'dieb*',
+      'grossmutter',
+      'grossvater',
+      'oma',
+      'opa',
     ],
     gvictim: ['{gperson}', 'ihn', 'sie'],
     gagent: [
@@ -1636,6 +1640,8 @@ export const de: Lexicon = {
       'nicht mehr aufstehen konnte',
       'blutend umgefallen',
       'blutend zusammengebrochen',
+      'unkenntlich',
+      'nicht mehr zu erkennen',
     ],
     ganimal: [
       '~2 tier',
@@ -1775,6 +1781,7 @@ export const de: Lexicon = {
       'stiessen',
     ],
     gglied: ['arm', 'arme', 'gesicht', 'hand', 'hande', 'bein', 'beine', 'rucken', 'kopf'],
+    gpillow: ['kissen', 'kopfkissen'],
   },
   negation: {
     refute: [
@@ -3068,6 +3075,8 @@ export const de: Lexicon = {
       'verhor ~8 elektroschock*',
       '{gweapon} ~2 uber den {gbody} ~1 gezogen',
       '{gwho} ~4 so lange ~1 {gblow}',
+      '{gwho} ~1 mit ~2 {gpillow} ~1 erstickt',
+      'erstickte {gwho} mit ~2 {gpillow}',
     ],
   },
   hate: {

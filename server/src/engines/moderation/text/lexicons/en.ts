@@ -1712,6 +1712,9 @@ export const en: Lexicon = {
       'broke ~3 ribs',
       'lip burst',
       'until {gposs} lip burst',
+      'unrecognisable',
+      'unrecognizable',
+      'beyond recognition',
     ],
     // Not a person: "a lion killing a zebra", "shooting zombies", "a butcher slaughtering a pig".
     ganimal: [
@@ -3266,6 +3269,8 @@ export const en: Lexicon = {
       '{gdepict} ~6 {gharming} {gwho} !{gcontest}',
       'interrogat* ~8 electric shocks',
       'electric shocks ~8 interrogat*',
+      'rained blows on {gwho}',
+      'rained ~1 blows ~2 on {gwho}',
     ],
   },
   hate: {

@@ -820,6 +820,8 @@ export const es: Lexicon = {
       'hijas',
       'sin techo',
       'indigente*',
+      'abuela',
+      'abuelo',
     ],
     gvictim: ['{gperson}', 'su mujer', 'su novia', 'su novio'],
     gagent: [
@@ -1429,6 +1431,8 @@ export const es: Lexicon = {
       'hasta que no ~2 podia ~1 levantar*',
       'no se podia levantar',
       'ya no se podia mover',
+      'irreconocible',
+      'hasta dejarle la cara irreconocible',
     ],
     ganimal: [
       '~2 toro*',
@@ -1581,6 +1585,7 @@ export const es: Lexicon = {
       'cerilla*',
     ],
     gsubjes: ['el', 'ella', 'ellos', 'ellas', '{gperson}'],
+    gpillow: ['almohada', 'cojin'],
   },
   negation: {
     refute: ['es un mito', 'es falso', 'es mentira', 'ha sido desmentido', 'es un bulo', 'esta desmentido'],
@@ -2674,6 +2679,11 @@ export const es: Lexicon = {
       'interrogatorio ~8 descargas electricas',
       '{gclit} quem* {gat} {gbody} con ~2 {gburner}',
       '{gclit} ~1 {gbreak} ~2 {gweapon} ~2 en {gat} {gbody}',
+      'asfixi* {gwho} con ~2 {gpillow}',
+      'ahog* {gwho} con ~2 {gpillow}',
+      '{gclit} asfixi* con ~2 {gpillow}',
+      'se ensan* a golpes con {gwho}',
+      'se ensan* con {gwho}',
     ],
   },
   hate: {

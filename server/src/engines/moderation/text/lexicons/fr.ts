@@ -889,6 +889,8 @@ export const fr: Lexicon = {
       'balance',
       'sdf',
       'sans abri',
+      'grand mere',
+      'grand pere',
     ],
     gvictim: ['{gperson}', 'sa femme', 'sa copine'],
     gagent: [
@@ -1452,6 +1454,8 @@ export const fr: Lexicon = {
       'rouge et enflee',
       'enfle*',
       'laisse* en sang',
+      'meconnaissable',
+      'jusqu a le rendre meconnaissable',
     ],
     ganimal: [
       '~2 animal',
@@ -1645,6 +1649,7 @@ export const fr: Lexicon = {
       'coup* de bouteille',
       'coup* de poing americain',
     ],
+    gpillow: ['oreiller', 'coussin'],
   },
   negation: {
     refute: [
@@ -2761,6 +2766,10 @@ export const fr: Lexicon = {
       'interrogatoire ~8 decharges electriques',
       'brul* ~4 au fer rouge',
       'brul* la poitrine ~2 {gburner}',
+      'etouff* {gwho} avec ~2 {gpillow}',
+      '{gclit} ~2 etouff* avec ~2 {gpillow}',
+      's est acharne* sur {gwho}',
+      'acharne* sur {gwho} a coups',
     ],
   },
   hate: {

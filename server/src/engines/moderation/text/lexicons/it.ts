@@ -809,6 +809,8 @@ export const it: Lexicon = {
       'figli',
       'figlie',
       'civil*',
+      'nonna',
+      'nonno',
     ],
     gvictim: ['{gperson}'],
     gagent: [
@@ -1500,6 +1502,8 @@ export const it: Lexicon = {
       'guancia ~4 gonfia',
       'gonfi*',
       'mascella rotta',
+      'irriconoscibile',
+      'renderlo irriconoscibile',
     ],
     ganimal: [
       '~2 animal*',
@@ -1643,6 +1647,7 @@ export const it: Lexicon = {
       'acqua bollente',
     ],
     gthing: ['pallone', 'palla', 'ramo', 'onda', 'grandine', 'porta', 'fulmine', 'sasso caduto'],
+    gpillow: ['cuscino', 'guanciale'],
   },
   negation: {
     refute: ['e un mito', 'e falso', 'e una bufala', 'e stato smentito', 'e una fake news', 'e una leggenda'],
@@ -2674,6 +2679,11 @@ export const it: Lexicon = {
       'bruciat* {gart} {gbody} con ~2 {gburner}',
       'interrogatorio ~8 scosse elettriche',
       '{gclit} ~2 {gbreak} ~2 {gweapon} ~2 {gwhere}',
+      'soffocat* {gwho} con ~2 {gpillow}',
+      'soffoc* {gwho} con ~2 {gpillow}',
+      '{gclit} ~2 soffocat* con ~2 {gpillow}',
+      'accanit* su ~2 {gperson}',
+      'accanit* sull ~1 {gperson}',
     ],
   },
   hate: {

@@ -735,6 +735,10 @@ export const nl: Lexicon = {
       'celgeno*',
       'verklikker*',
       'informant*',
+      'oma',
+      'opa',
+      'grootmoeder',
+      'grootvader',
     ],
     gvictim: ['{gperson}', 'hem', 'haar'],
     gagent: [
@@ -1288,6 +1292,7 @@ export const nl: Lexicon = {
       'brak {gposs} ribben',
       'tot ~3 niet meer ~1 opstaan',
       'niet meer kon opstaan',
+      'onherkenbaar',
     ],
     ganimal: [
       '~2 dier',
@@ -1396,6 +1401,7 @@ export const nl: Lexicon = {
     gblowpp: ['gestompt', 'geschopt', 'getrapt', 'geslagen', 'gemept'],
     grepeatnl: ['keer op keer', 'herhaaldelijk', 'steeds weer', 'telkens weer', 'meerdere keren'],
     gbreaknl: ['breekt', 'brak', 'braken', 'verbrijzelt', 'verbrijzelde', 'verbrijzelden'],
+    gpillow: ['kussen', 'hoofdkussen'],
   },
   negation: {
     refute: [
@@ -2475,6 +2481,12 @@ export const nl: Lexicon = {
       '{gdar} ~4 {gweapon} {gat}',
       'brand* ~1 {gsubjpron} {gposs} {gbody} met ~2 {gburner}',
       'verhoor ~8 elektrische schokken',
+      'smoorde {gwho} met ~2 {gpillow}',
+      'verstikte {gwho} met ~2 {gpillow}',
+      '{gwho} ~2 met ~2 {gpillow} ~1 gesmoord',
+      '{gslam} {gposs} schedel in',
+      '{gslam} {gposs} {gbody} in met',
+      '{gblow} op {gwho} in',
     ],
   },
   hate: {

@@ -871,6 +871,8 @@ export const pt: Lexicon = {
       'informante*',
       'filhos',
       'filhas',
+      'avo',
+      'avos',
     ],
     gvictim: ['{gperson}', 'sua mulher', 'sua namorada'],
     gagent: [
@@ -1593,6 +1595,7 @@ export const pt: Lexicon = {
       'inchad*',
       'ate sangrar*',
       'labio ~2 estour*',
+      'irreconhecivel',
     ],
     ganimal: [
       '~2 porco*',
@@ -1731,6 +1734,7 @@ export const pt: Lexicon = {
     ],
     gsportpt: ['choque', 'jogo', 'partida', 'lance', 'dividida', 'treino', 'disputa'],
     gbate3: ['bate', 'bateu', 'bateram', 'batem'],
+    gpillow: ['travesseiro', 'almofada'],
   },
   negation: {
     refute: ['e um mito', 'e falso', 'e mentira', 'foi desmentido', 'e fake news', 'e uma lenda'],
@@ -2874,6 +2878,11 @@ export const pt: Lexicon = {
       'queim* {gart} {gbody} {gdele} com ~2 {gburner}',
       'interrogatorio ~8 choques eletricos',
       '{gbreak} ~2 {gweapon} ~2 {gwhere} {gdele}',
+      'sufoc* {gwho} com ~2 {gpillow}',
+      'asfixi* {gwho} com ~2 {gpillow}',
+      '{gclit} ~1 sufoc* com ~2 {gpillow}',
+      'abri* a cabeca {gdele}',
+      '{gclit} ~1 abri* a cabeca',
     ],
   },
   hate: {
