@@ -3050,7 +3050,7 @@ export const de: Lexicon = {
       '{gslam3} meinen kopf gegen',
       '{gslam3} meinen kopf auf',
       'kochendes wasser uber {gposs} ~1 {gglied}',
-      '{gwho} kochendes wasser uber',
+      '{gwho3} kochendes wasser uber',
       'kochendes wasser ins gesicht',
       'saure ins gesicht',
       '{gbreak} {gwho3} ~4 finger',
