@@ -1320,6 +1320,8 @@ export const de: Lexicon = {
       'stromkabel*',
       '*kabel',
       'verlangerungskabel*',
+      'brecheisen',
+      'brechstange',
     ],
     // "brach ihm die Nase", "schlug ihr die Zähne aus", "trat ihm den Schädel ein".
     gbreak: [
@@ -1782,6 +1784,17 @@ export const de: Lexicon = {
     ],
     gglied: ['arm', 'arme', 'gesicht', 'hand', 'hande', 'bein', 'beine', 'rucken', 'kopf'],
     gpillow: ['kissen', 'kopfkissen'],
+    gdenarm: [
+      'den arm',
+      'das bein',
+      'die beine',
+      'die arme',
+      'die hand',
+      'die finger',
+      'die nase',
+      'den kiefer',
+      'das handgelenk',
+    ],
   },
   negation: {
     refute: [
@@ -3077,6 +3090,7 @@ export const de: Lexicon = {
       '{gwho} ~4 so lange ~1 {gblow}',
       '{gwho} ~1 mit ~2 {gpillow} ~1 erstickt',
       'erstickte {gwho} mit ~2 {gpillow}',
+      '{gbreak} {gwho3} mit ~2 {gweapon} {gdenarm}',
     ],
   },
   hate: {

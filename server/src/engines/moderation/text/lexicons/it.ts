@@ -2684,6 +2684,8 @@ export const it: Lexicon = {
       '{gclit} ~2 soffocat* con ~2 {gpillow}',
       'accanit* su ~2 {gperson}',
       'accanit* sull ~1 {gperson}',
+      '{gclit} ~2 afferr* per la gola',
+      '{gclit} ~2 afferr* per il collo',
     ],
   },
   hate: {

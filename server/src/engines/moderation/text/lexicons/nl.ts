@@ -1402,6 +1402,7 @@ export const nl: Lexicon = {
     grepeatnl: ['keer op keer', 'herhaaldelijk', 'steeds weer', 'telkens weer', 'meerdere keren'],
     gbreaknl: ['breekt', 'brak', 'braken', 'verbrijzelt', 'verbrijzelde', 'verbrijzelden'],
     gpillow: ['kussen', 'hoofdkussen'],
+    glimbnl: ['arm', 'armen', 'been', 'benen', 'vingers', 'pols', 'kaak', 'neus', 'ribben'],
   },
   negation: {
     refute: [
@@ -2487,6 +2488,8 @@ export const nl: Lexicon = {
       '{gslam} {gposs} schedel in',
       '{gslam} {gposs} {gbody} in met',
       '{gblow} op {gwho} in',
+      '{gbreaknl} {gposs} {glimbnl} met ~2 {gweapon}',
+      'tegen {gposs} {gbody} ~1 {gblow}',
     ],
   },
   hate: {
