@@ -894,6 +894,9 @@ export const de: Lexicon = {
       'gore',
       'blutig*',
       'brutal*',
+      'zeig',
+      'zeige',
+      'zeigt',
     ],
     gperson: [
       'mann',
@@ -1074,6 +1077,10 @@ export const de: Lexicon = {
       'ausgepeitscht',
       'gepeitscht',
       'peitschte',
+      'vermobelt',
+      'vermobelte',
+      'vermobelten',
+      'vermobeln',
     ],
     gdet: [
       'ein',
@@ -1201,6 +1208,7 @@ export const de: Lexicon = {
       'geschlagen',
       'ausgepeitscht',
       'gepeitscht',
+      'vermobelt',
     ],
     // "auf einen Mann eintreten", "traten auf ihn ein".
     gein: [
@@ -1644,6 +1652,10 @@ export const de: Lexicon = {
       'blutend zusammengebrochen',
       'unkenntlich',
       'nicht mehr zu erkennen',
+      'blut gepisst',
+      'blut pisste',
+      'bis ~2 blut gepisst',
+      'lippe war aufgeplatzt',
     ],
     ganimal: [
       '~2 tier',
@@ -1795,6 +1807,7 @@ export const de: Lexicon = {
       'den kiefer',
       'das handgelenk',
     ],
+    gslangde: ['reingehauen', 'gescheuert', 'geklebt', 'geknallt', 'reinghaut'],
   },
   negation: {
     refute: [
@@ -3091,6 +3104,8 @@ export const de: Lexicon = {
       '{gwho} ~1 mit ~2 {gpillow} ~1 erstickt',
       'erstickte {gwho} mit ~2 {gpillow}',
       '{gbreak} {gwho3} mit ~2 {gweapon} {gdenarm}',
+      '{gwho} eine {gslangde}',
+      '{gwho} ~4 vermobelt',
     ],
   },
   hate: {

@@ -822,6 +822,8 @@ export const es: Lexicon = {
       'indigente*',
       'abuela',
       'abuelo',
+      'tio',
+      'tios',
     ],
     gvictim: ['{gperson}', 'su mujer', 'su novia', 'su novio'],
     gagent: [
@@ -1331,6 +1333,9 @@ export const es: Lexicon = {
       'palizas',
       'a bofetadas',
       'a martillazos',
+      'somanta',
+      'tunda',
+      'manta de palos',
     ],
     gore: [
       'sangre por todas partes',
@@ -1433,6 +1438,11 @@ export const es: Lexicon = {
       'ya no se podia mover',
       'irreconocible',
       'hasta dejarle la cara irreconocible',
+      'meo sangre',
+      'mear sangre',
+      'meando sangre',
+      'orin* sangre',
+      'hasta que meo sangre',
     ],
     ganimal: [
       '~2 toro*',
@@ -2684,6 +2694,10 @@ export const es: Lexicon = {
       '{gclit} asfixi* con ~2 {gpillow}',
       'se ensan* a golpes con {gwho}',
       'se ensan* con {gwho}',
+      '{gclit} {gdar} una somanta de palos',
+      '{gclit} infl* a {ghits}',
+      '{gdar} de hostias {gwho}',
+      '{gclit} {gdar} de hostias',
     ],
   },
   hate: {

@@ -891,6 +891,7 @@ export const fr: Lexicon = {
       'sans abri',
       'grand mere',
       'grand pere',
+      'gamin*',
     ],
     gvictim: ['{gperson}', 'sa femme', 'sa copine'],
     gagent: [
@@ -965,6 +966,10 @@ export const fr: Lexicon = {
       'lynch*',
       'bat',
       'battent',
+      'latter',
+      'latte',
+      'lattent',
+      'lattait',
     ],
     gblowpart: [
       'frappe',
@@ -1291,6 +1296,7 @@ export const fr: Lexicon = {
       'pietiner',
       'rouer de coups',
       'passer a tabac',
+      'latter',
     ],
     gharming: [
       'poignardant',
@@ -1353,6 +1359,11 @@ export const fr: Lexicon = {
       'coup* de tete',
       'coups de rangers',
       'passe* a tabac',
+      'raclee',
+      'rouste',
+      'derouillee',
+      'torgnole*',
+      'tatouille',
     ],
     gore: [
       'du sang partout',
@@ -1456,6 +1467,11 @@ export const fr: Lexicon = {
       'laisse* en sang',
       'meconnaissable',
       'jusqu a le rendre meconnaissable',
+      'pisse* le sang',
+      'pisser le sang',
+      'pisse* du sang',
+      'jusqu a ce qu* ~2 pisse* le sang',
+      'joue en sang',
     ],
     ganimal: [
       '~2 animal',
@@ -1650,6 +1666,24 @@ export const fr: Lexicon = {
       'coup* de poing americain',
     ],
     gpillow: ['oreiller', 'coussin'],
+    gslangfr: ['torgnole*', 'baffe*', 'mandale*', 'beigne*', 'rouste', 'derouillee', 'tatouille'],
+    gdonnerslang: [
+      'foutu',
+      'fout',
+      'foutait',
+      'file',
+      'filait',
+      'filaient',
+      'colle',
+      'collait',
+      'mis',
+      'met',
+      'mettait',
+      'donne',
+      'donnait',
+      'allonge',
+      'allongeait',
+    ],
   },
   negation: {
     refute: [
@@ -2770,6 +2804,7 @@ export const fr: Lexicon = {
       '{gclit} ~2 etouff* avec ~2 {gpillow}',
       's est acharne* sur {gwho}',
       'acharne* sur {gwho} a coups',
+      '{gclit} ~2 {gdonnerslang} ~1 {gslangfr}',
     ],
   },
   hate: {

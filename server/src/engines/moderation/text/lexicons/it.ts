@@ -811,6 +811,8 @@ export const it: Lexicon = {
       'civil*',
       'nonna',
       'nonno',
+      'ragazzino',
+      'ragazzini',
     ],
     gvictim: ['{gperson}'],
     gagent: [
@@ -831,6 +833,7 @@ export const it: Lexicon = {
       'rapitor*',
       'aguzzin*',
       'poliziott*',
+      'tizi',
     ],
     gda: ['da', 'dal', 'dalla', 'dallo', 'dai', 'dalle', 'dagli', 'da un', 'da una', 'da suo', 'da sua'],
     gal: ['a', 'al', 'alla', 'allo', 'ai', 'alle', 'agli', 'all'],
@@ -1380,6 +1383,8 @@ export const it: Lexicon = {
       'si e rott*',
       'si e apert*',
       'si spacco',
+      'pisciat* sangue',
+      'piscia* sangue',
     ],
     gore: [
       'sangue ovunque',
@@ -2686,6 +2691,11 @@ export const it: Lexicon = {
       'accanit* sull ~1 {gperson}',
       '{gclit} ~2 afferr* per la gola',
       '{gclit} ~2 afferr* per il collo',
+      'riempit* di botte',
+      'riempi* di botte',
+      'gonfiat* di botte',
+      'gonfi* di botte',
+      '{gclit} ~2 riempit* di botte',
     ],
   },
   hate: {

@@ -1293,6 +1293,9 @@ export const nl: Lexicon = {
       'tot ~3 niet meer ~1 opstaan',
       'niet meer kon opstaan',
       'onherkenbaar',
+      'bloed pieste',
+      'bloed plaste',
+      'lip lag open',
     ],
     ganimal: [
       '~2 dier',
@@ -1403,6 +1406,21 @@ export const nl: Lexicon = {
     gbreaknl: ['breekt', 'brak', 'braken', 'verbrijzelt', 'verbrijzelde', 'verbrijzelden'],
     gpillow: ['kussen', 'hoofdkussen'],
     glimbnl: ['arm', 'armen', 'been', 'benen', 'vingers', 'pols', 'kaak', 'neus', 'ribben'],
+    ginelkaar: [
+      'getimmerd',
+      'timmeren',
+      'trappen',
+      'slaan',
+      'schoppen',
+      'getrapt',
+      'geslagen',
+      'geschopt',
+      'slaat',
+      'trapt',
+      'sloegen',
+      'trapten',
+      'timmerden',
+    ],
   },
   negation: {
     refute: [
@@ -2490,6 +2508,10 @@ export const nl: Lexicon = {
       '{gblow} op {gwho} in',
       '{gbreaknl} {gposs} {glimbnl} met ~2 {gweapon}',
       'tegen {gposs} {gbody} ~1 {gblow}',
+      '{gwhonl} ~4 in elkaar {ginelkaar}',
+      'tuigde {gwho} af',
+      'tuigden {gwho} af',
+      '{gwho} ~3 afgetuigd',
     ],
   },
   hate: {

@@ -873,6 +873,7 @@ export const pt: Lexicon = {
       'filhas',
       'avo',
       'avos',
+      'moleque*',
     ],
     gvictim: ['{gperson}', 'sua mulher', 'sua namorada'],
     gagent: [
@@ -1596,6 +1597,10 @@ export const pt: Lexicon = {
       'ate sangrar*',
       'labio ~2 estour*',
       'irreconhecivel',
+      'mijar sangue',
+      'mijando sangue',
+      'mijou sangue',
+      'ate ~2 mijar sangue',
     ],
     ganimal: [
       '~2 porco*',
@@ -1735,6 +1740,7 @@ export const pt: Lexicon = {
     gsportpt: ['choque', 'jogo', 'partida', 'lance', 'dividida', 'treino', 'disputa'],
     gbate3: ['bate', 'bateu', 'bateram', 'batem'],
     gpillow: ['travesseiro', 'almofada'],
+    gclitpt2: ['me', 'te', 'lhe', 'lhes'],
   },
   negation: {
     refute: ['e um mito', 'e falso', 'e mentira', 'foi desmentido', 'e fake news', 'e uma lenda'],
@@ -2883,6 +2889,11 @@ export const pt: Lexicon = {
       '{gclit} ~1 sufoc* com ~2 {gpillow}',
       'abri* a cabeca {gdele}',
       '{gclit} ~1 abri* a cabeca',
+      'ench* {gwho} de porrada',
+      'ench* {gwho} de pancada',
+      '{gclit} ~1 ench* de porrada',
+      '{gdar} ~1 surra* {gem}',
+      '{gclitpt2} {gdar} ~1 surra*',
     ],
   },
   hate: {
