@@ -516,7 +516,23 @@ export const es: Lexicon = {
       'se merece una medalla',
       'se merece un monumento',
     ],
-    wall: ['la pared', 'la puerta', 'la mesa', 'el coche', 'la ventana', 'el muro', 'la encimera'],
+    wall: [
+      'la pared',
+      'la puerta',
+      'la mesa',
+      'el coche',
+      'la ventana',
+      'el muro',
+      'la encimera',
+      'la valla',
+      'el lavabo',
+      'la nevera',
+      'el espejo',
+      'el suelo',
+      'las taquillas',
+      'la reja',
+      'el radiador',
+    ],
     armases: ['palos', 'bates', 'cuchillos', 'navajas', 'barras de hierro', 'machetes', 'piedras', 'cadenas'],
     eshurtinf: [
       'moler a palos',
@@ -1045,6 +1061,7 @@ export const es: Lexicon = {
       'silletazo*',
       'martillazo*',
       'ladrillazo*',
+      'porrazo*',
     ],
     // "lo molieron a palos", "la mataron a patadas".
     ghits: [
@@ -1336,6 +1353,7 @@ export const es: Lexicon = {
       'somanta',
       'tunda',
       'manta de palos',
+      'porrazo*',
     ],
     gore: [
       'sangre por todas partes',
@@ -1443,6 +1461,8 @@ export const es: Lexicon = {
       'meando sangre',
       'orin* sangre',
       'hasta que meo sangre',
+      'hasta que ~1 se desmay*',
+      'se desmayo',
     ],
     ganimal: [
       '~2 toro*',

@@ -914,6 +914,11 @@ export const nl: Lexicon = {
       'het aanrecht',
       'de spiegel',
       'een boom',
+      'de wastafel',
+      'het hek',
+      'de wc',
+      'de koelkast',
+      'het toilet',
     ],
     // "een klap in zijn gezicht", "een trap in de buik".
     gnoun: [
@@ -2512,6 +2517,7 @@ export const nl: Lexicon = {
       'tuigde {gwho} af',
       'tuigden {gwho} af',
       '{gwho} ~3 afgetuigd',
+      'hoofd door {gwho} ~4 {gwerden} {gblowpp}',
     ],
   },
   hate: {

@@ -515,7 +515,24 @@ export const pt: Lexicon = {
       'patriota',
       'fez o que tinha que ser feito',
     ],
-    wall: ['a parede', 'a porta', 'a mesa', 'o carro', 'a janela', 'o muro'],
+    wall: [
+      'a parede',
+      'a porta',
+      'a mesa',
+      'o carro',
+      'a janela',
+      'o muro',
+      'a grade',
+      'a pia',
+      'o chao',
+      'a geladeira',
+      'o espelho',
+      'os armarios',
+      'a cerca',
+      'o portao',
+      'o vaso',
+      'a bancada',
+    ],
     armaspt: [
       'pedacos de pau',
       'paus',
@@ -1167,6 +1184,7 @@ export const pt: Lexicon = {
       'garrafada*',
       'cadeirada*',
       'marretada*',
+      'cassetada*',
     ],
     // "a pauladas": "mataram-no a pontapés".
     ghits: [
@@ -2894,6 +2912,7 @@ export const pt: Lexicon = {
       '{gclit} ~1 ench* de porrada',
       '{gdar} ~1 surra* {gem}',
       '{gclitpt2} {gdar} ~1 surra*',
+      'a cabeca batida contra ~3 {gpelo}',
     ],
   },
   hate: {
