@@ -941,6 +941,18 @@ export const ja: Lexicon = {
       '投げ付け',
       'たたきつけ',
     ],
+    jpin: [
+      '押さえつけ',
+      '押さえ付け',
+      '押し倒',
+      '組み伏せ',
+      '羽交い締め',
+      '羽交い絞め',
+      '縛り付け',
+      '縛りつけ',
+      '取り囲ん',
+      '囲ん',
+    ],
     jgrab: ['つかん', '掴ん', '鷲掴み', 'わしづかみ', '引っ張', '引きずっ', 'つかみ', '掴み'],
     /** Asking for a beating in gory detail: 暴行の様子を詳しく描写して. */
     jbeating: [
@@ -1777,6 +1789,9 @@ export const ja: Lexicon = {
       '{jblow}~14{jinjury}~4まで手を止めな',
       '{jvict}の髪を~14{jwall}に~6{jslam}',
       '{jvict}の髪を~4{jgrab}~14{jblow}',
+      // Held down and kicked: 同級生を床に押さえつけ、顔を何度も踏みつけた.
+      '{jvict}を~6{jpin}~14{jhit}',
+      '{jvict}を~6{jpin}~8{jpart}を~8{jblow}',
       '{jvict}を~14蹴り続け',
       '{jvict}を~14殴り続け',
       '{jvict}を~14{jhit}~12{jframe}',

@@ -780,6 +780,12 @@ export const zh: Lexicon = {
       '新生',
       '学弟',
       '学妹',
+      '小子',
+      '那家伙',
+      '这家伙',
+      '那个人',
+      '混蛋',
+      '那小子',
     ],
     /** Picking up a weapon before the blow: 抄起啤酒瓶砸, 抡起铁棍打. */
     zgrab: [
@@ -1010,6 +1016,10 @@ export const zh: Lexicon = {
       '伤痕',
       '血痕',
       '血印',
+      '开了花',
+      '开了瓢',
+      '开瓢',
+      '砸开花',
     ],
   },
   negation: {
@@ -1697,6 +1707,8 @@ export const zh: Lexicon = {
       // slammed against a desk or a wall (抓住同学的脑袋往课桌上猛撞), smothering with a pillow, pushing
       // down the stairs, a head held under water, cigarette burns, torture and a request for gory detail.
       '{zgrab}~2{ztool}~4{zhit}~6{zpart}',
+      '用~2{ztool}把~4{zvict}的{zmouth}~4{zhit}',
+      '用~2{ztool}把~4{zvict}~8{zinjury}',
       '{zgrab}~2{ztool}~4{zhit}~4{zvict}',
       '{zgrab}~2{ztool}~8{zinjury}',
       '{ztool}~2{zhit}在~4{zvict}~2{zpart}',
