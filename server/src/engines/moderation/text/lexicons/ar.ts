@@ -1374,6 +1374,35 @@ export const ar: Lexicon = {
       'قذفها',
       'قذفوه',
     ],
+    /** Things that are pounded, not people: meat, dough, eggs, a nail, a stake. */
+    athing: [
+      'لحم',
+      'اللحم',
+      'شرائح',
+      'دجاج',
+      'الدجاج',
+      'صدور',
+      'عجين',
+      'العجين',
+      'بيض',
+      'البيض',
+      'ثوم',
+      'الثوم',
+      'مسمار',
+      'المسمار',
+      'مسامير',
+      'المسامير',
+      'وتد',
+      'الوتد',
+      'خشب',
+      'الخشب',
+      'كرة',
+      'الكرة',
+      'طبل',
+      'الطبل',
+      'سجادة',
+      'السجادة',
+    ],
     /** Where a pushed person falls from: stairs, a balcony, a window, a roof. */
     ahigh: [
       'الدرج',
@@ -2193,6 +2222,9 @@ export const ar: Lexicon = {
       'ضرب* ~2 امثلة',
       'ضرب* ~2 موعدا',
       'ضرب* ~2 الرقم القياسي',
+      // Food, nails and stakes pounded: قطع اللحم واضربه بالمطرقة حتي يطري.
+      '{athing} ~4 {ablowall}',
+      '{ablowall} ~2 {athing}',
     ],
     graphic: [
       // Blows against a person, with where they land or what they are dealt with: رجل يركل امراة علي

@@ -889,6 +889,16 @@ export const ko: Lexicon = {
       '가격하*',
       '가격한*',
       '가격당*',
+      '패 줬*',
+      '패줬*',
+      '패 주*',
+      '패 놨*',
+      '패 놓*',
+      '패 줄*',
+      '매질*',
+      '채찍질*',
+      '몽둥이질*',
+      '발길질*',
     ],
     /** A person whose body is hit: 여자의, 그의, 아내의, 아이 (얼굴을). */
     kvictof: [
@@ -1028,6 +1038,21 @@ export const ko: Lexicon = {
       '후배들을',
       '학생 한 명을',
       '아이 하나를',
+      '조카를',
+      '조카들을',
+      '손자를',
+      '손녀를',
+      '제자를',
+      '제자들을',
+      '원생을',
+      '원생들을',
+      '남학생을',
+      '여학생을',
+      '환자들을',
+      '입주민을',
+      '주민을',
+      '여자 한 명을',
+      '남자 한 명을',
     ],
     /** How hard or how often: 남자를 마구 때렸다. */
     kadv: [
@@ -1338,6 +1363,27 @@ export const ko: Lexicon = {
     ],
     /** Being hit (맞다 also means 'to be right': only with an agent or a weapon). */
     kbeaten: ['맞아*', '맞았*', '맞고', '맞는*', '맞은*', '맞던*', '맞을*', '얻어맞*', '두들겨 맞*'],
+    /** Pinning, tying or cornering a person before the blows. */
+    kpin: [
+      '눕혀*',
+      '눕히*',
+      '쓰러뜨려*',
+      '붙잡*',
+      '붙들*',
+      '묶어*',
+      '묶고',
+      '꿇어앉혀*',
+      '꿇리*',
+      '둘러싸*',
+      '가둬*',
+      '끌고 가*',
+      '끌고 가서',
+      '끌고 와*',
+      '몰아넣*',
+      '제압*',
+      '깔아뭉개*',
+      '올라타*',
+    ],
     kgentle: ['톡', '툭', '톡톡', '툭툭', '살짝', '가볍게', '살며시', '장난으로', '장난스럽게'],
     /** A person named as a third party (not "my own head", which is an accident). */
     kvother: [
@@ -1411,6 +1457,11 @@ export const ko: Lexicon = {
       '누나의',
       '언니의',
       '오빠의',
+      '조카의',
+      '손자의',
+      '손녀의',
+      '제자의',
+      '원생의',
     ],
     /** Bones and teeth a boast says were broken. */
     kbone: [
@@ -1431,6 +1482,13 @@ export const ko: Lexicon = {
       '늑골을',
       '무릎을',
       '쇄골을',
+      '얼굴을',
+      '면상을',
+      '대가리를',
+      '머리통을',
+      '코뼈*',
+      '턱주가리를',
+      '주둥이를',
     ],
     kbreak: [
       '부러뜨*',
@@ -2164,6 +2222,10 @@ export const ko: Lexicon = {
       '태동*',
       // A light tap: 의사가 망치로 무릎을 톡 쳤다, 어깨를 가볍게 두드렸다.
       '{kgentle} {kstrike}',
+      // 문제를 박살 내듯 풀었다: a problem solved as if smashed.
+      '박살 내듯*',
+      '박살 낼 듯*',
+      '문제를 박살*',
       '{kgentle} {kblow}',
     ],
     graphic: [
@@ -2245,6 +2307,8 @@ export const ko: Lexicon = {
       '{kvother} ~1 입과 코를 ~2 막*',
       // First-person boasts with the injury: 내가 그놈 턱을 부숴 놨다.
       '{kvother} ~1 {kbone} ~2 {kbreak}',
+      '{kvictobj} ~3 {kpin} ~4 {kblow}',
+      '{kvictobj} ~3 {kinjury} ~2 {kblow}',
       '{ktool} ~2 {kbone} ~2 {kbreak}',
       '{kvictobj} ~4 {kbone} ~2 {kbreak}',
       '*에게 ~1 {ktool} ~1 {kbeaten}',
