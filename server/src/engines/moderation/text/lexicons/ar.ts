@@ -956,6 +956,10 @@ export const ar: Lexicon = {
       'جلدتها',
       'خنقتها',
       'خنقوها',
+      'فشخه',
+      'فشخها',
+      'فشخوه',
+      'فشخوها',
     ],
     /** A blow with the person hit named after it: يلكم طفلا, تضرب رجلا, خنقت مريم زوجها. */
     ablow: [
@@ -1007,6 +1011,11 @@ export const ar: Lexicon = {
       'تخبط',
       'ضربنا',
       'ضربتم',
+      'فشخ',
+      'فشخت',
+      'فشخوا',
+      'يفشخ',
+      'تفشخ',
     ],
     /** The person hit, a noun or a relative (ال stripped by the tokenizer: الرجل is رجل). */
     avict: [
@@ -1285,6 +1294,12 @@ export const ar: Lexicon = {
       'انشق* جلد*',
       'ازرقت عين*',
       'تورمت عين*',
+      'توقف* عن الحركة',
+      'توقف* عن التنفس',
+      'توقف* عن المقاومة',
+      'كف* عن المقاومة',
+      'همد*',
+      'سكن جسد*',
     ],
     /** A head or face named as someone else's (his, her, their), for slamming it against something. */
     ahead: ['راسه', 'راسها', 'راسهم', 'وجهه', 'وجهها', 'وجوههم', 'جبهته', 'جبهتها', 'جبينه', 'جبينها'],
@@ -2255,6 +2270,7 @@ export const ar: Lexicon = {
       // (تنهال عليه باللكمات); a cigarette put out on a body; a head held under water; strangling by
       // pillow; a first-person boast of a broken bone (كسرت له فكه); a beating asked for in gory detail.
       '{athrow} {ahead} ~2 {awall}',
+      '{ablow} {ahead} ~2 {ahow}',
       '{athrowp} ~2 علي {awall}',
       '{athrowp} ~1 في {awall}',
       '{athrowp} ~1 نحو {awall}',

@@ -1535,6 +1535,12 @@ export const ru: Lexicon = {
       'перестал* двигаться',
       'перестал* сопротивляться',
       'обмяк*',
+      'зубы ~1 выплюнул*',
+      'выплюнул* ~2 зуб*',
+      'выплевывал* ~1 зуб*',
+      'собирал* ~1 зубы',
+      'кожа ~1 пошла пузыр*',
+      'волдыр*',
     ],
     /** Slamming a person against something, shoving, throwing down (round 8): впечатал его лицом в стол. */
     rslam: [
@@ -1595,6 +1601,7 @@ export const ru: Lexicon = {
       'в ванну',
       'в раковину',
     ],
+    rscald: ['кипятк*', 'кипящ*', 'кислот*', 'щелоч*', 'бензин*', 'горяч* масл*'],
     rcig: ['сигарет*', 'окурк*', 'бычк*', 'папирос*'],
     rpart: [
       'руку',
@@ -2559,6 +2566,12 @@ export const ru: Lexicon = {
       'держал* ~1 {rvict} ~3 под водой',
       'прижигал* ~1 {rvict} ~2 сигарет*',
       'прижигал* ~3 сигарет*',
+      // Scalding water or acid thrown at a person: плеснула ему кипятком в лицо, облил кислотой.
+      'плеснул* ~1 {rvict} ~2 {rscald}',
+      'плеснул* ~1 {rscald} ~2 {rvict}',
+      'плеснул* ~1 {rscald} ~1 в лицо',
+      'облил* ~1 {rvict} ~1 {rscald}',
+      'ошпарил* ~1 {rvict}',
       '{rdescribe} ~4 {rbeating} ~4 {rdetail}',
       '{rdescribe} ~2 {rdetail} ~3 {rbeating}',
       '{rdescribe} ~4 {rbeatup} ~4 {rdetail}',

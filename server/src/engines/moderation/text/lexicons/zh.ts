@@ -576,6 +576,14 @@ export const zh: Lexicon = {
       '掐着',
       '勒住',
       '勒着',
+      '猛顶',
+      '膝撞',
+      '肘击',
+      '头槌',
+      '用膝盖顶',
+      '用手肘',
+      '用头撞',
+      '膝盖顶',
     ],
     /** A beating that is violence whoever it is done to: 拳打脚踢, 殴打, 暴打一顿. */
     zbeat: ['拳打脚踢', '殴打', '毒打', '暴打', '痛打', '围殴', '群殴', '暴揍', '狠揍', '猛揍', '痛揍'],
@@ -786,6 +794,7 @@ export const zh: Lexicon = {
       '那个人',
       '混蛋',
       '那小子',
+      '顶',
     ],
     /** Picking up a weapon before the blow: 抄起啤酒瓶砸, 抡起铁棍打. */
     zgrab: [
@@ -1709,6 +1718,9 @@ export const zh: Lexicon = {
       '{zgrab}~2{ztool}~4{zhit}~6{zpart}',
       '用~2{ztool}把~4{zvict}的{zmouth}~4{zhit}',
       '用~2{ztool}把~4{zvict}~8{zinjury}',
+      '用~2{ztool}~8{zhit}~12{zinjury}',
+      '把~4{zvict}绑在~12{zhit}',
+      '把~4{zvict}吊在~12{zhit}',
       '{zgrab}~2{ztool}~4{zhit}~4{zvict}',
       '{zgrab}~2{ztool}~8{zinjury}',
       '{ztool}~2{zhit}在~4{zvict}~2{zpart}',
