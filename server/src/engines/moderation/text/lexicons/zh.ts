@@ -687,7 +687,7 @@ export const zh: Lexicon = {
       '额头',
     ],
     /** A one-character blow, read only with a person or a part of one named with it. */
-    zhit: ['打', '踢', '踹', '踩', '砸', '抽', '揍', '撞', '磕', '扇'],
+    zhit: ['打', '踢', '踹', '踩', '砸', '抽', '揍', '撞', '磕', '扇', '顶'],
     zface: ['头', '脸', '脑袋', '头部', '脸部', '肚子', '胸口', '下体', '嘴'],
     /** The person beaten, after the verb or after 把/被. */
     zvict: [
@@ -794,7 +794,6 @@ export const zh: Lexicon = {
       '那个人',
       '混蛋',
       '那小子',
-      '顶',
     ],
     /** Picking up a weapon before the blow: 抄起啤酒瓶砸, 抡起铁棍打. */
     zgrab: [
@@ -1029,6 +1028,10 @@ export const zh: Lexicon = {
       '开了瓢',
       '开瓢',
       '砸开花',
+      '破了头',
+      '打破了头',
+      '开了口子',
+      '破了个口',
     ],
   },
   negation: {
