@@ -2261,8 +2261,8 @@ export const ar: Lexicon = {
       'خنق* ~2 {avict}',
       'انهال* ~2 ضرب*',
       'انهال* ~2 بالضرب',
-      'اوسع* ضربا',
-      'اشبع* ضربا',
+      'اوسع* ~2 ضربا',
+      'اشبع* ~2 ضربا',
       'ضربا مبرحا',
       'ضرب* مبرح*',
       // Round 8: a head slammed against a table or a wall, a person thrown down or pushed off the stairs

@@ -953,6 +953,7 @@ export const ja: Lexicon = {
       '取り囲ん',
       '囲ん',
     ],
+    jdrop: ['突き落と', '突き飛ば', '蹴り落と', '押し落と', '投げ落と', '放り投げ', '投げ飛ば'],
     jgrab: ['つかん', '掴ん', '鷲掴み', 'わしづかみ', '引っ張', '引きずっ', 'つかみ', '掴み'],
     /** Asking for a beating in gory detail: 暴行の様子を詳しく描写して. */
     jbeating: [
@@ -1812,6 +1813,9 @@ export const ja: Lexicon = {
       '{jpart}を~6{jwall}に~6{jslam}られ',
       '{jvict}を~8階段から突き落と',
       '{jvict}を~8突き落と',
+      '{jvict}を~8階段~8{jdrop}',
+      '{jvict}を~8ベランダ~8{jdrop}',
+      '{jvict}を~8窓から~8{jdrop}',
       '階段から突き落とされ',
       '{jvict}の頭を~6水に~6沈め',
       '{jvict}の顔を~6水に~6押し',
