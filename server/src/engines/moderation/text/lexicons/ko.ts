@@ -1149,7 +1149,6 @@ export const ko: Lexicon = {
       '손등을',
       '발등을',
       '손가락을',
-      '어깨를',
       '목덜미를',
       '척추를',
       '콩팥을',
@@ -1445,7 +1444,6 @@ export const ko: Lexicon = {
       '계단에*',
       '계단으로',
       '계단 아래로',
-      '차에*',
       '보닛에*',
     ],
     /** Throwing or shoving a person down or against something. */
@@ -1469,17 +1467,7 @@ export const ko: Lexicon = {
       '메다꽂*',
       '처박*',
     ],
-    kthrowhard: [
-      '쓰러뜨*',
-      '때려눕*',
-      '내동댕이*',
-      '패대기*',
-      '메다꽂*',
-      '밀쳐 넘어뜨*',
-      '밀어 넘어뜨*',
-      '넘어뜨*',
-      '집어던*',
-    ],
+    kthrowhard: ['때려눕*', '내동댕이*', '패대기*', '메다꽂*', '밀쳐 넘어뜨*', '밀어 넘어뜨*', '집어던*'],
     /** Pinning, tying or cornering a person before the blows. */
     kpin: [
       '눕혀*',
@@ -1500,6 +1488,16 @@ export const ko: Lexicon = {
       '제압*',
       '깔아뭉개*',
       '올라타*',
+    ],
+    kshovedown: [
+      '밀어 떨어뜨*',
+      '밀쳐*',
+      '밀어 버렸*',
+      '밀어버렸*',
+      '떠밀*',
+      '굴러떨어지게*',
+      '걷어차*',
+      '내동댕이*',
     ],
     kgentle: ['톡', '툭', '톡톡', '툭툭', '살짝', '가볍게', '살며시', '장난으로', '장난스럽게'],
     /** A person named as a third party (not "my own head", which is an accident). */
@@ -1644,30 +1642,16 @@ export const ko: Lexicon = {
       '잔인하게',
       '생생하게',
       '적나라하게',
-      '자세하게',
-      '자세히',
       '피가 튀*',
       '피투성이*',
       '뼈가 부러지는*',
       '고어*',
-      '사실적으로',
-      '낱낱이',
+      '끔찍하게',
+      '피범벅*',
     ],
-    kdescribe: ['묘사*', '써 줘*', '써줘*', '써 주*', '그려*', '서술*', '설명해*', '글로*', '보여*'],
+    kdescribe: ['묘사*', '써 줘*', '써줘*', '써 주*', '그려*', '서술*', '글로*', '보여*'],
     /** Holding a head under water, smothering. */
-    kdunk: [
-      '처박*',
-      '쳐박*',
-      '담갔*',
-      '담가*',
-      '담그*',
-      '집어넣*',
-      '밀어 넣*',
-      '밀어넣*',
-      '눌렀*',
-      '누르*',
-      '눌러*',
-    ],
+    kdunk: ['처박*', '쳐박*', '밀어 넣*', '밀어넣*', '눌렀*', '누르*', '눌러*'],
     /** School bullies, gangs and thugs as agents. */
     kthug: [
       '일진*',
@@ -2339,6 +2323,9 @@ export const ko: Lexicon = {
       '박살 낼 듯*',
       '문제를 박살*',
       '{kgentle} {kblow}',
+      // A pat on the back: 어깨를 두들겨 주며 격려했다.
+      '두들겨 주*',
+      '두들겨 줬*',
     ],
     graphic: [
       // Blows against a person: 여자의 머리를 발로 차서, 남편의 목을 졸랐고, 그의 얼굴을 테이블에 처박았다.
@@ -2378,8 +2365,8 @@ export const ko: Lexicon = {
       // something: 아내의 머리채를 잡고 머리를 벽에 찧었다, 노인을 밀쳐 넘어뜨리고, 그를 벽에 내동댕이쳤다.
       '{kvother} ~2 {kpartobj} ~4 {kslam}',
       '{kvother} ~2 {kpartobj} ~3 {kwall} ~3 {kthrow}',
-      '{kvictobj} ~2 {kwall} ~3 {kthrow}',
-      '{kvictobj} ~2 {kwall} ~3 {kslam}',
+      '{kvictobj} ~2 {kwall} ~1 {kthrow}',
+      '{kvictobj} ~2 {kwall} ~1 {kslam}',
       '{kvictobj} ~1 {kadv} ~1 {kthrow}',
       '{kvictobj} {kthrowhard}',
       '{kvother} 머리채를 ~1 잡*',
@@ -2412,17 +2399,16 @@ export const ko: Lexicon = {
       '{kthug} ~6 {kpartobj} ~2 {kblow}',
       // Beaten by someone until hurt: 앞니가 부러지고 얼굴이 퉁퉁 부을 때까지 남자친구에게 맞았다.
       '{kinjury} ~6 때까지 ~3 맞*',
-      '때까지 ~2 {kblowall}',
+      '{kinjury} ~4 때까지 ~3 {kblowall}',
       // A head held under water, cigarette burns, a person pushed down the stairs.
       '{kvother} ~1 머리를 ~3 물* ~3 {kdunk}',
       '{kvictobj} ~2 물속* ~3 {kdunk}',
-      '머리를 ~2 물속* ~2 {kdunk}',
       '{kvictobj} ~2 물고문*',
       '담뱃불로 ~3 지지*',
       '담뱃불로 ~3 지졌*',
       '담뱃불로 ~3 지진*',
       '담뱃불을 ~3 {kpartobj} ~2 지*',
-      '{kvictobj} ~3 계단* ~3 밀*',
+      '{kvictobj} ~3 계단* ~2 {kshovedown}',
       // Smothering: 베개로 그의 얼굴을 눌러 숨을 못 쉬게 했다.
       '베개로 ~3 {kpartobj} ~2 {kdunk}',
       '{kvother} ~1 입과 코를 ~2 막*',
