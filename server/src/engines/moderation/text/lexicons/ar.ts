@@ -1191,6 +1191,18 @@ export const ar: Lexicon = {
       'علي اذن*',
       'علي ساق*',
       'علي ارجل*',
+      'علي جسد*',
+      'علي كل جسد*',
+      'علي جسم*',
+      'علي كل جسم*',
+      'علاقة الملابس',
+      'علاقة ملابس',
+      'مسطرة',
+      'شبشب',
+      'نعال',
+      'قشاط',
+      'سلك كهربائي',
+      'كابل كهربائي',
     ],
     /** What the blows did: until she bled, lost consciousness, shattered skull, broken teeth, swollen face. */
     ainjury: [

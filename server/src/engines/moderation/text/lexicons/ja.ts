@@ -822,6 +822,12 @@ export const ja: Lexicon = {
       '横っ面',
       '脚',
       '腕',
+      '全身',
+      '体中',
+      '手足',
+      '尻',
+      'お尻',
+      '太腿',
     ],
     /** What a person is beaten with. */
     jtool: [
@@ -908,6 +914,14 @@ export const ja: Lexicon = {
       'ブーツ',
       '鉄の棒',
       '石',
+      'ハンガー',
+      '物差し',
+      '定規',
+      '布団たたき',
+      '孫の手',
+      'スリッパ',
+      '延長コード',
+      '鉄パイプ',
     ],
     /** Where a person or a head is slammed or thrown: a wall, the floor, a desk, down the stairs. */
     jwall: [
@@ -1799,6 +1813,10 @@ export const ja: Lexicon = {
       '{jvict}の髪を~4{jgrab}~14{jblow}',
       // Held down and kicked: 同級生を床に押さえつけ、顔を何度も踏みつけた.
       '{jvict}を~6{jpin}~14{jhit}',
+      '{jvict}を~16{jpart}を~6{jhit}',
+      '{jvict}の顔を~4枕で~6押さえ',
+      '{jvict}の顔を~4枕で~6塞',
+      '{jvict}の顔に~4枕を~6押し',
       '{jvict}を~6{jpin}~8{jpart}を~8{jblow}',
       '{jvict}を~14蹴り続け',
       '{jvict}を~14殴り続け',
