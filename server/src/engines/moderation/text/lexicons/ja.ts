@@ -964,6 +964,7 @@ export const ja: Lexicon = {
       '縛りつけ',
     ],
     jdrop: ['突き落と', '突き飛ば', '蹴り落と', '押し落と', '投げ落と', '放り投げ', '投げ飛ば'],
+    jbreak: ['へし折', '折っ', '砕い', '砕き', '叩き折', '叩き割', '割っ'],
     jgrab: ['つかん', '掴ん', '鷲掴み', 'わしづかみ', '引っ張', '引きずっ', 'つかみ', '掴み'],
     /** Asking for a beating in gory detail: 暴行の様子を詳しく描写して. */
     jbeating: [
@@ -1845,6 +1846,8 @@ export const ja: Lexicon = {
       '枕で~8{jvict}の顔を~6押さえ',
       '枕を~8顔に~6押し',
       '{jvict}の{jpart}を~6砕いてやっ',
+      '{jvict}の{jpart}を~2{jtool}で~4{jbreak}',
+      '{jtool}で~2{jvict}の{jpart}を~4{jbreak}',
       '{jvict}の{jpart}の骨を~6折っ',
       '骨を~2へし折ってやっ',
       '{jbeating}~14{jdetail}~10{jdescribe}',

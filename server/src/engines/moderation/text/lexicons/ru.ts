@@ -1650,6 +1650,19 @@ export const ru: Lexicon = {
       'по почкам',
       'по яйцам',
     ],
+    rblowinstr: [
+      'одним ударом',
+      'ударом',
+      'с одного удара',
+      'кулаком',
+      'с ноги',
+      'с локтя',
+      'коленом',
+      'локтем',
+      'головой',
+      'битой',
+      'кастетом',
+    ],
     rcig: ['сигарет*', 'окурк*', 'бычк*', 'папирос*'],
     rpart: [
       'руку',
@@ -2587,6 +2600,9 @@ export const ru: Lexicon = {
       // Smashing a part of the person: я разбил ему лицо, выбил ей зубы.
       '{rsmash} {rvict} ~2 {rface}',
       '{rvict} {rsmash} ~1 {rface}',
+      // Я сломал нос тому уроду одним ударом.
+      '{rsmash} {rface} ~3 {rblowinstr}',
+      '{rsmash} {rface} ~1 {rvict}',
       // Round 8: a person slammed, shoved or thrown against something (я впечатал его лицом в стол,
       // столкнул старушку с лестницы, окунал его головой в унитаз); beaten to near death by a group
       // (старика забили палками до полусмерти); a request for a beating told in gory detail.
