@@ -1745,7 +1745,8 @@ export const ko: Lexicon = {
     before: ['안', '못', '절대', '절대로', '반대'],
     // 편견: what was just said called prejudice ('...머리가 나쁘다는 건 편견이다').
     // 적이 없다: has never (아내를 때린 적이 없다, he has never hit his wife).
-    // 말라는 / 마세요: don't (아이를 때리지 마세요).
+    // A prohibition (아이를 때리지 마세요, don't hit the child) is not here: 마라 after a hateful
+    // claim is an order to exclude ('받지 마라'), so it negates only a blow it follows (violence.benign).
     after: [
       '않*',
       '못*',
@@ -1759,10 +1760,6 @@ export const ko: Lexicon = {
       '적이 없*',
       '적은 없*',
       '적 없*',
-      '말라*',
-      '마세요*',
-      '마라*',
-      '마십시오*',
     ],
   },
   reporting: [
@@ -2385,6 +2382,25 @@ export const ko: Lexicon = {
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
     // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.
     benign: [
+      // Don't hit / hitting is never OK: a prohibition of the blow, not a blow.
+      '때리지 마*',
+      '때리지 말*',
+      '패지 마*',
+      '패지 말*',
+      '밟지 마*',
+      '폭행하지 마*',
+      '폭행하지 말*',
+      '괴롭히지 마*',
+      '때리는 건 ~2 안 되*',
+      '때리는 것은 ~2 안 되*',
+      '때리면 안 되*',
+      '때려서는 안 되*',
+      '때리면 안 돼*',
+      '때리는 건 ~2 안 돼*',
+      '때리는 건 ~2 안 된*',
+      '때리는 것은 ~2 안 된*',
+      '때리면 안 된*',
+      '때려서는 안 된*',
       '{knotperson} ~2 {kgfx}',
       '{knotperson} ~2 {kact}',
       '{knotperson} ~3 {kblow}',
