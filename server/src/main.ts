@@ -21,7 +21,7 @@ import type { AppContext } from './context.js';
 import { openDatabase } from './db/database.js';
 import { EmbeddedPostgresError } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
-import { createPool } from './db/pool.js';
+import { createPool, endPool } from './db/pool.js';
 import { signingSecret } from './db/secrets.js';
 import { faceEngines, moderationEngine } from './engines/registry.js';
 import { startWorker, type WorkerHandle } from './jobs/worker.js';
@@ -60,7 +60,7 @@ async function main() {
   const pool = createPool(db.url, Math.max(4, poolSize));
   const cleanups: Array<() => Promise<unknown>> = [];
   const closeDb = async () => {
-    await pool.end().catch(() => undefined);
+    await endPool(pool).catch(() => undefined);
     await db.embedded?.stop();
   };
   onStartFailure = closeDb;
