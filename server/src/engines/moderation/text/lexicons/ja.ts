@@ -45,7 +45,6 @@ export const ja: Lexicon = {
       'ぶった斬って',
       '叩き斬って',
       '殺めて',
-      'ぶっ刺して',
       '蹴り殺して',
       '埋めて',
       '沈めて',
@@ -667,7 +666,6 @@ export const ja: Lexicon = {
       '踏みにじ',
       '殴りつけ',
       '蹴りつけ',
-      '叩きつけ',
       '打ちすえ',
     ],
     /** The person hit (a class is not read inside another in ja: jperson's words are listed again). */
@@ -731,7 +729,6 @@ export const ja: Lexicon = {
       '抗議者',
       'デモ参加者',
       '通行人',
-      '生徒',
       '部員',
       '選手',
       '新人',
@@ -921,7 +918,6 @@ export const ja: Lexicon = {
       '孫の手',
       'スリッパ',
       '延長コード',
-      '鉄パイプ',
     ],
     /** Where a person or a head is slammed or thrown: a wall, the floor, a desk, down the stairs. */
     jwall: [
@@ -1226,7 +1222,6 @@ export const ja: Lexicon = {
       'アナルセックス',
       '裸の写真',
       'ヌード写真',
-      'エッチしよう',
       'やらせて',
       'ハメ撮り',
       'av女優',
@@ -1651,7 +1646,6 @@ export const ja: Lexicon = {
       '覚悟しろ',
       'お前を',
       'てめえ',
-      'てやる',
       'てやろう',
       'からな',
       'ぞ$',
