@@ -1,5 +1,18 @@
 import type { Lexicon } from './types.js';
 
+/** 'em' + a person (gemperson), also the first of the forms of 'bater em alguém' (gem): a class cannot hold a class. */
+const PT_EM_PERSON = [
+  'no ~1 {gperson}',
+  'na ~1 {gperson}',
+  'nos ~1 {gperson}',
+  'nas ~1 {gperson}',
+  'num ~1 {gperson}',
+  'numa ~1 {gperson}',
+  'em ~1 {gperson}',
+  'em sua ~1 {gperson}',
+  'em seu ~1 {gperson}',
+];
+
 export const pt: Lexicon = {
   lang: 'pt',
   classes: {
@@ -1035,32 +1048,8 @@ export const pt: Lexicon = {
     // Uma pessoa agredida: "sua mulher", "uma criança", "ele".
     gwho: ['{gdet} ~1 {gperson}', '{gperson}', 'ele', 'ela', 'eles', 'elas'],
     // "bater em alguém": "bateu na mulher", "batia nos filhos", "bateu nele".
-    gem: [
-      'nele',
-      'nela',
-      'neles',
-      'nelas',
-      'no ~1 {gperson}',
-      'na ~1 {gperson}',
-      'nos ~1 {gperson}',
-      'nas ~1 {gperson}',
-      'num ~1 {gperson}',
-      'numa ~1 {gperson}',
-      'em ~1 {gperson}',
-      'em sua ~1 {gperson}',
-      'em seu ~1 {gperson}',
-    ],
-    gemperson: [
-      'no ~1 {gperson}',
-      'na ~1 {gperson}',
-      'nos ~1 {gperson}',
-      'nas ~1 {gperson}',
-      'num ~1 {gperson}',
-      'numa ~1 {gperson}',
-      'em ~1 {gperson}',
-      'em sua ~1 {gperson}',
-      'em seu ~1 {gperson}',
-    ],
+    gem: [...PT_EM_PERSON, 'nele', 'nela', 'neles', 'nelas'],
+    gemperson: PT_EM_PERSON,
     gbate: ['bateu', 'bateram', 'batia', 'batiam', 'batendo', 'bater', 'bate', 'batem', 'bati', 'batemos'],
     // Pronome oblíquo: "o chutou", "me bateu", "lhe deu um soco", "espancou-a".
     gclit: ['o', 'a', 'os', 'as', 'me', 'te', 'lhe', 'lhes', 'nos', 'lo', 'la', 'los', 'las'],
