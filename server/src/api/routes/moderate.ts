@@ -4,8 +4,8 @@
  * for billing while it is classified, once its picture has been decoded
  * (billing/pendingModerationCount.ts), so billing adds no time to the call; the count is taken back
  * if the call fails after all. A video, whose frames can still turn out unreadable one by one, is
- * counted once it has been scored. Only successful calls count. duration_ms is measured here, from the validated request to the
- * verdict: download, frame sampling and every classifier call.
+ * counted once it has been scored. Only successful calls count. duration_ms is measured here, from
+ * the validated request to the verdict: download, frame sampling and every classifier call.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -64,6 +64,7 @@ async function load(modelName: NsfwModelName): Promise<NsfwImageClassifier> {
     classifyRgb,
     async classify(image, signal, onDecoded) {
       const { data } = await decodeToSquareRgb(image, size);
+      // The raster goes to the worker first; whatever onDecoded starts runs while it is classified.
       const probabilities = classifyRgb(data, signal);
       onDecoded?.();
       return probabilities;
