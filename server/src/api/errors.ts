@@ -38,12 +38,14 @@ export function sendError(
  * temp paths, the operator's configuration) goes to the log only.
  */
 export function internalError(res: Response, log: Logger, step: string, err: unknown): ApiError {
+  return new ApiError('INTERNAL_ERROR', `${step}: ${logInternal(res, log, step, err)}`);
+}
+
+/** Logs an error of ours with the request id; answers what the client is told instead. */
+function logInternal(res: Response, log: Logger, what: string, err: unknown): string {
   const requestId = String(res.getHeader('x-request-id') ?? '');
-  log.error(`${step} [${requestId}]: ${(err as Error)?.stack ?? String(err)}`);
-  return new ApiError(
-    'INTERNAL_ERROR',
-    `${step}: internal error; quote request id ${requestId} when reporting it`,
-  );
+  log.error(`${what} [${requestId}]: ${(err as Error)?.stack ?? String(err)}`);
+  return `internal error; quote request id ${requestId} when reporting it`;
 }
 
 export const notFound: RequestHandler = (req, res) => {
@@ -69,11 +71,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
       return sendError(res, 'VALIDATION_ERROR', e.message ?? 'bad request');
     }
-    const requestId = String(res.getHeader('x-request-id') ?? '');
-    log.error(
-      `${req.method} ${req.originalUrl} [${requestId}] failed: ${(err as Error)?.stack ?? String(err)}`,
-    );
-    sendError(res, 'INTERNAL_ERROR', `internal error; quote request id ${requestId} when reporting it`);
+    sendError(res, 'INTERNAL_ERROR', logInternal(res, log, `${req.method} ${req.originalUrl} failed`, err));
   };
 }
 
