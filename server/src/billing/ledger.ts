@@ -15,20 +15,31 @@ export interface LedgerRow {
   created_at: Date;
 }
 
-export async function appendLedger(
-  db: Queryable,
-  row: {
-    accountId: string;
-    kind: LedgerKind;
-    amountMicro: number;
-    generationId?: string | null;
-    note?: string;
-  },
-): Promise<void> {
+export interface LedgerEntry {
+  accountId: string;
+  kind: LedgerKind;
+  amountMicro: number;
+  generationId?: string | null;
+  note?: string;
+}
+
+export async function appendLedger(db: Queryable, row: LedgerEntry): Promise<void> {
   await db.query(
     `insert into ledger (account_id, kind, amount_micro, generation_id, note) values ($1, $2, $3, $4, $5)`,
     [row.accountId, row.kind, row.amountMicro, row.generationId ?? null, row.note ?? null],
   );
+}
+
+/**
+ * Moves an account's balance by `amountMicro` (negative: a debit) and writes its ledger row. Call it
+ * inside the transaction that causes the change, after whatever check the change needs.
+ */
+export async function changeBalance(tx: Queryable, row: LedgerEntry): Promise<void> {
+  await tx.query(`update accounts set balance_micro = balance_micro + $2 where id = $1`, [
+    row.accountId,
+    row.amountMicro,
+  ]);
+  await appendLedger(tx, row);
 }
 
 export async function ledgerOf(db: Queryable, accountId: string, limit = 100): Promise<LedgerRow[]> {

@@ -15,7 +15,7 @@
 import { MODERATION_LIMITS, moderationChargeForCall } from '@mediagen/core';
 import { transaction, type Pool } from '../db/pool.js';
 import { InsufficientCreditsError } from './charge.js';
-import { appendLedger } from './ledger.js';
+import { changeBalance } from './ledger.js';
 
 export interface ModerationCount {
   /** Calls counted so far, this one included. */
@@ -39,11 +39,7 @@ export async function countModerationCall(pool: Pool, accountId: string): Promis
     const price = moderationChargeForCall(n);
     if (price > account.balance_micro) throw new InsufficientCreditsError(price, account.balance_micro);
     if (price > 0) {
-      await tx.query(`update accounts set balance_micro = balance_micro - $2 where id = $1`, [
-        accountId,
-        price,
-      ]);
-      await appendLedger(tx, {
+      await changeBalance(tx, {
         accountId,
         kind: 'moderation_batch',
         amountMicro: -price,
@@ -74,11 +70,7 @@ export async function uncountModerationCall(
     const taken = account.moderation_calls + 1;
     const refund = moderationChargeForCall(taken);
     if (refund > 0) {
-      await tx.query(`update accounts set balance_micro = balance_micro + $2 where id = $1`, [
-        accountId,
-        refund,
-      ]);
-      await appendLedger(tx, {
+      await changeBalance(tx, {
         accountId,
         kind: 'refund',
         amountMicro: refund,

@@ -4,7 +4,7 @@
  * twice), and the ledger's unique index on (generation_id) for refunds is a second guard.
  */
 import type { PoolClient } from '../db/pool.js';
-import { appendLedger } from './ledger.js';
+import { changeBalance } from './ledger.js';
 
 /** Returns true when this call failed the generation (and refunded it), false if it was already final. */
 export async function failAndRefund(
@@ -20,11 +20,7 @@ export async function failAndRefund(
   const row = rows[0];
   if (!row) return false;
   if (row.price_micro > 0) {
-    await tx.query(`update accounts set balance_micro = balance_micro + $2 where id = $1`, [
-      row.account_id,
-      row.price_micro,
-    ]);
-    await appendLedger(tx, {
+    await changeBalance(tx, {
       accountId: row.account_id,
       kind: 'refund',
       amountMicro: row.price_micro,
