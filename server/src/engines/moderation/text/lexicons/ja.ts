@@ -1227,7 +1227,15 @@ export const ja: Lexicon = {
     ],
   },
   // 容疑者 as the one beaten (容疑者の頭を机に叩きつけ) names the victim of a blow, not a news report of a suspect.
-  notReporting: ['容疑者の頭', '容疑者の顔', '容疑者の腹', '容疑者を殴', '容疑者を蹴', '容疑者を床', '容疑者を壁'],
+  notReporting: [
+    '容疑者の頭',
+    '容疑者の顔',
+    '容疑者の腹',
+    '容疑者を殴',
+    '容疑者を蹴',
+    '容疑者を床',
+    '容疑者を壁',
+  ],
   reporting: [
     'によると',
     // Not 警察に言ったら ('if you go to the police'), a threat's condition.
