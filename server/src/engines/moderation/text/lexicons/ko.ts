@@ -1382,6 +1382,12 @@ export const ko: Lexicon = {
       '피가 흥건*',
       '피로 물들*',
       '피로 물든*',
+      '얼굴이 ~1 까졌*',
+      '살갗이 ~1 벗겨*',
+      '병원 보냈*',
+      '병원으로 보냈*',
+      '응급실 보냈*',
+      '피부가 녹아*',
     ],
     /** Every blow, with the passive: 맞고, 얻어맞아, 차여서. */
     /** Being hit (맞다 also means 'to be right': only with an agent or a weapon). */
@@ -1417,6 +1423,8 @@ export const ko: Lexicon = {
       '얼마나 맞았*',
       '얼마나 두들겨*',
       '얼마나 얻어맞*',
+      '전기 고문*',
+      '물고문*',
     ],
     /** A blow named as a noun, dealt with 날리다/꽂다/먹이다: 얼굴에 주먹을 날렸다, 복부에 니킥을 꽂았다. */
     kpunch: [
@@ -1664,6 +1672,13 @@ export const ko: Lexicon = {
       '중학생의',
       '고등학생의',
       '초등학생의',
+      '가정부의',
+      '도우미의',
+      '하녀의',
+      '청년의',
+      '소년의',
+      '소녀의',
+      '사람의',
     ],
     /** Bones and teeth a boast says were broken. */
     kbone: [
@@ -1704,6 +1719,10 @@ export const ko: Lexicon = {
       '꺾어*',
       '꺾었*',
       '분질러*',
+      '으깼*',
+      '으깨*',
+      '짓이겼*',
+      '짓이겨*',
     ],
     /** A beating named as such, for requests. */
     kbeating: [
@@ -1900,6 +1919,8 @@ export const ko: Lexicon = {
       '지지*',
       '올려놓*',
       '짓눌*',
+      '짓누르*',
+      '짓누른*',
     ],
     // Round 9: kicked or stamped on while down.
     kdown: [
@@ -1947,6 +1968,21 @@ export const ko: Lexicon = {
       '누나가',
       '언니가',
     ],
+    kacid: [
+      '염산을',
+      '황산을',
+      '끓는 물을',
+      '뜨거운 물을',
+      '끓는 기름을',
+      '뜨거운 기름을',
+      '휘발유를',
+      '신나를',
+      '시너를',
+      '산을',
+      '기름을',
+    ],
+    ksplash: ['뿌렸*', '뿌려*', '뿌리*', '붓*', '부었*', '부어*', '끼얹*', '들이부*'],
+    kram: ['들이받*', '깔아뭉개*', '치어 죽*'],
   },
   negation: {
     before: ['안', '못', '절대', '절대로', '반대'],
@@ -2751,6 +2787,15 @@ export const ko: Lexicon = {
       '{kagent} ~1 내 {kpartobj} ~3 {kblow}',
       '{kagent} ~1 내 {kpartobj} ~2 {ktool} ~3 {kblow}',
       '{kvictobj} ~3 계단* ~2 밀어*',
+      '{kvother} {kskin} ~2 {kacid} ~2 {ksplash}',
+      '*에게 ~1 {kacid} ~1 {ksplash}',
+      '{kvictobj} ~2 {kacid} ~1 {ksplash}',
+      '무릎으로 ~2 {kvother} 목을 ~2 {kpress}',
+      '무릎으로 ~2 {kvother} 목을 ~2 {kpress} ~6 {kinjury}',
+      '{kvother} 목을 ~1 무릎으로 ~2 {kpress}',
+      '머리채를 ~1 잡* ~6 끌*',
+      '차로 ~1 {kvictobj} ~2 {kram}',
+      '다리 위를 ~1 밟고 지나*',
     ],
   },
   hate: {

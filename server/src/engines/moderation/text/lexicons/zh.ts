@@ -31,6 +31,9 @@ const ZH_GORE = [
   '身首异处',
   '尸块',
   '碎尸',
+  '全是血',
+  '都是血',
+  '墙上~2血',
 ];
 
 /** A person who can be the victim in a depiction (gfxperson), also the first of the persons beaten (zvict): a class cannot hold a class. */
@@ -802,6 +805,12 @@ export const zh: Lexicon = {
       '那个人',
       '混蛋',
       '那小子',
+      '保姆',
+      '女佣',
+      '佣人',
+      '小孩',
+      '欠债的',
+      '债主',
     ],
     /** Picking up a weapon before the blow: 抄起啤酒瓶砸, 抡起铁棍打. */
     /** A weapon (not a fist, a knee or a key) picked up: 抄起啤酒瓶. */
@@ -1155,6 +1164,12 @@ export const zh: Lexicon = {
     // Round 9: kicking a person who is already down.
     zground: ['倒在地上', '躺在地上', '倒地', '趴在地上', '瘫在地上', '倒下的', '蜷在地上', '蜷缩在地上'],
     zblowp: ['踢他', '踢她', '踹他', '踹她', '踩他', '踩她', '一顿猛踢', '一顿乱踢', '往死里踢', '拳打脚踢'],
+    zacid: ['硫酸', '强酸', '盐酸', '浓硫酸', '开水', '热水', '热油', '汽油', '滚油', '沸水', '腐蚀性液体'],
+    zpourv: ['泼', '浇', '倒', '淋', '洒'],
+    zneck: ['脖子', '喉咙', '颈部', '后颈'],
+    zneckpress: ['压住', '压着', '顶住', '跪在', '抵住', '跪压', '按住', '死死压住'],
+    zfinger: ['手指', '手指头', '指头', '膝盖骨', '手骨', '腿骨', '手掌', '脚趾', '指骨'],
+    zcrush: ['砸碎', '砸烂', '敲碎', '敲断', '砸断', '掰断', '踩碎', '碾碎', '夹断', '剁掉'],
   },
   negation: {
     before: [
@@ -1954,6 +1969,25 @@ export const zh: Lexicon = {
       '{zhgfx}~12丢在~6流血',
       '{zhgfx}~12倒在~6流血',
       '被~6{zblow}~12拖进',
+      '往{zvict}~4{zpourv}~3{zacid}',
+      '把~4{zacid}~2{zpourv}在{zvict}',
+      '朝{zvict}~4{zpourv}~3{zacid}',
+      '向{zvict}~4{zpourv}~3{zacid}',
+      '膝盖~6{zneckpress}~4{zvict}的{zneck}',
+      '跪在{zvict}的{zneck}',
+      '{zvict}的{zfinger}~6{zcrush}',
+      '把~4{zvict}绑在~12电击',
+      '用电棍~6{zvict}',
+      '{zhold}~2{zvict}的头发~8拖',
+      '开车~4撞{zvict}~12轧',
+      '从{zvict}~4身上轧',
+      '从{zvict}~4腿上轧',
+      '碾过{zvict}',
+      '揍进~2医院',
+      '踹进~2医院',
+      '揍进了ICU',
+      '打进了ICU',
+      '{gfxframe}~14{zhgfx}~8{gfxperson}',
     ],
   },
   hate: {
