@@ -1983,6 +1983,7 @@ export const ko: Lexicon = {
     ],
     ksplash: ['뿌렸*', '뿌려*', '뿌리*', '붓*', '부었*', '부어*', '끼얹*', '들이부*'],
     kram: ['들이받*', '깔아뭉개*', '치어 죽*'],
+    kacid2: ['염산을', '황산을', '끓는 물을', '끓는 기름을', '휘발유를', '신나를', '시너를'],
   },
   negation: {
     before: ['안', '못', '절대', '절대로', '반대'],
@@ -2788,8 +2789,8 @@ export const ko: Lexicon = {
       '{kagent} ~1 내 {kpartobj} ~2 {ktool} ~3 {kblow}',
       '{kvictobj} ~3 계단* ~2 밀어*',
       '{kvother} {kskin} ~2 {kacid} ~2 {ksplash}',
-      '*에게 ~1 {kacid} ~1 {ksplash}',
-      '{kvictobj} ~2 {kacid} ~1 {ksplash}',
+      '*에게 ~1 {kacid2} ~1 {ksplash}',
+      '{kvictobj} ~2 {kacid2} ~1 {ksplash}',
       '무릎으로 ~2 {kvother} 목을 ~2 {kpress}',
       '무릎으로 ~2 {kvother} 목을 ~2 {kpress} ~6 {kinjury}',
       '{kvother} 목을 ~1 무릎으로 ~2 {kpress}',

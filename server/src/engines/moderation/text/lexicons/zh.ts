@@ -1170,6 +1170,7 @@ export const zh: Lexicon = {
     zneckpress: ['压住', '压着', '顶住', '跪在', '抵住', '跪压', '按住', '死死压住'],
     zfinger: ['手指', '手指头', '指头', '膝盖骨', '手骨', '腿骨', '手掌', '脚趾', '指骨'],
     zcrush: ['砸碎', '砸烂', '敲碎', '敲断', '砸断', '掰断', '踩碎', '碾碎', '夹断', '剁掉'],
+    zcover: ['盖', '蒙', '捂', '罩', '覆'],
   },
   negation: {
     before: [
@@ -1954,8 +1955,8 @@ export const zh: Lexicon = {
       '{zblade}~12在{zvict}的{zcutpart}~2{zslash}',
       '{zhold}~4{zvict}的{zmouth}~10{zdunk}~4{zwater}',
       '{zmouth}~10{zdunk}~4{zwater}~14{zinjury}',
-      '毛巾~8{zmouth}~10{zpour}',
-      '{zmouth}~6毛巾~10{zpour}',
+      '毛巾~4{zcover}~6{zmouth}~10{zpour}',
+      '{zcover}~6{zmouth}~4毛巾~10{zpour}',
       '被~6从~4楼梯上推~12{zinjury}',
       '推下~2楼梯~12{zinjury}',
       '用~2{zhotobj}~6烫~2{zvict}的~2{zhand}',
