@@ -603,6 +603,8 @@ export const ja: Lexicon = {
       '血を流して動かな',
       '出血多量',
       '大量の血',
+      '血の跡',
+      '血痕',
     ],
     /** A victim's screams. */
     jscream: ['悲鳴', '絶叫', '泣き叫', '命乞い'],
@@ -1114,6 +1116,9 @@ export const ja: Lexicon = {
       '動かなくなるまで',
       '足首の骨',
       '骨にひび',
+      'icu',
+      '集中治療室',
+      '入院',
     ],
     // Round 9: a blade across a person's face (カッターで彼女の頬を切りつけた).
     jslash: ['切りつけ', '切り付け', '切り裂', '切り刻', '斬りつけ', '斬り付け', '切りさ'],
@@ -1206,6 +1211,7 @@ export const ja: Lexicon = {
       'ぐったりする',
       'もがかなくなる',
     ],
+    jburnv: ['焼かれ', '焼い', '焼き', '焦が', '押し当て'],
   },
   negation: {
     before: ['決して', '絶対に', '反対'],
@@ -2035,6 +2041,8 @@ export const ja: Lexicon = {
       '{jvict}を~3車ではね~12ひい',
       '{jvict}を~3車ではね~12轢',
       '{jvict}を~4病院送りにし',
+      '{jhot}で~4{jskin}を~4{jburnv}',
+      '{jvict}に~4{jhot}で~4{jskin}を~4{jburnv}',
     ],
   },
   hate: {

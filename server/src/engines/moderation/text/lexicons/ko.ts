@@ -911,6 +911,9 @@ export const ko: Lexicon = {
       '몰매*',
       '린치*',
       '목이 졸*',
+      '발로 마구 차*',
+      '발로 계속 차*',
+      '발로 세게 차*',
     ],
     /** A person whose body is hit: 여자의, 그의, 아내의, 아이 (얼굴을). */
     kvictof: [
@@ -1119,6 +1122,7 @@ export const ko: Lexicon = {
       '유치원생을',
       '여중생을',
       '여고생을',
+      '청년을',
     ],
     /** How hard or how often: 남자를 마구 때렸다. */
     kadv: [
@@ -1378,10 +1382,6 @@ export const ko: Lexicon = {
       '축 늘어*',
       '숨을 못 쉬게',
       '숨을 쉬지 못*',
-      '피로 흥건*',
-      '피가 흥건*',
-      '피로 물들*',
-      '피로 물든*',
       '얼굴이 ~1 까졌*',
       '살갗이 ~1 벗겨*',
       '병원 보냈*',
@@ -1676,9 +1676,6 @@ export const ko: Lexicon = {
       '도우미의',
       '하녀의',
       '청년의',
-      '소년의',
-      '소녀의',
-      '사람의',
     ],
     /** Bones and teeth a boast says were broken. */
     kbone: [
@@ -1759,7 +1756,6 @@ export const ko: Lexicon = {
       '피 튀게',
       '피가 튀게',
       '유혈이 낭자하게',
-      '피범벅으로',
     ],
     kdescribe: ['묘사*', '써 줘*', '써줘*', '써 주*', '그려*', '서술*', '글로*', '보여*'],
     /** Holding a head under water, smothering. */
@@ -1921,6 +1917,7 @@ export const ko: Lexicon = {
       '짓눌*',
       '짓누르*',
       '짓누른*',
+      '지져*',
     ],
     // Round 9: kicked or stamped on while down.
     kdown: [
@@ -1967,6 +1964,9 @@ export const ko: Lexicon = {
       '오빠가',
       '누나가',
       '언니가',
+      '새엄마가',
+      '의붓엄마가',
+      '의붓아빠가',
     ],
     kacid: [
       '염산을',
@@ -1984,6 +1984,7 @@ export const ko: Lexicon = {
     ksplash: ['뿌렸*', '뿌려*', '뿌리*', '붓*', '부었*', '부어*', '끼얹*', '들이부*'],
     kram: ['들이받*', '깔아뭉개*', '치어 죽*'],
     kacid2: ['염산을', '황산을', '끓는 물을', '끓는 기름을', '휘발유를', '신나를', '시너를'],
+    kshove2: ['밀쳐서', '밀어서', '밀쳐', '밀어', '떠밀어*'],
   },
   negation: {
     before: ['안', '못', '절대', '절대로', '반대'],
@@ -2797,6 +2798,9 @@ export const ko: Lexicon = {
       '머리채를 ~1 잡* ~6 끌*',
       '차로 ~1 {kvictobj} ~2 {kram}',
       '다리 위를 ~1 밟고 지나*',
+      '{kvictobj} ~2 둘러싸* ~4 {kblowall}',
+      '{kagent} ~1 {kshove2} ~3 계단*',
+      '{kagent} ~2 {khot} ~1 내 {kskinobj} ~2 {kpress}',
     ],
   },
   hate: {

@@ -808,7 +808,6 @@ export const zh: Lexicon = {
       '保姆',
       '女佣',
       '佣人',
-      '小孩',
       '欠债的',
       '债主',
     ],
@@ -920,6 +919,9 @@ export const zh: Lexicon = {
       '最血腥',
       '血腥的细节',
       '血腥细节',
+      '写实',
+      '逼真',
+      '细致入微',
     ],
     zbeating: [
       '殴打',
@@ -1086,6 +1088,13 @@ export const zh: Lexicon = {
       '骨折了',
       '不动了',
       '一动不动',
+      'icu',
+      '重症监护',
+      '抢救',
+      '瘫软',
+      '软倒',
+      '没了动静',
+      '不再动弹',
     ],
     // Round 9: a blade drawn across a person's face (用美工刀划破她的脸, 在她脸上划了几道口子).
     zslash: [
@@ -1989,6 +1998,11 @@ export const zh: Lexicon = {
       '揍进了ICU',
       '打进了ICU',
       '{gfxframe}~14{zhgfx}~8{gfxperson}',
+      '围着~8{zvict}~4{zblow}',
+      '围住~8{zvict}~4{zblow}',
+      '捅了~2刀~20{zhgore}',
+      '砍了~2刀~20{zhgore}',
+      '推了~6从楼梯上~4摔',
     ],
   },
   hate: {
