@@ -2677,6 +2677,8 @@ export const ar: Lexicon = {
       'يقفز* ~1 علي {ahead}',
       'كسر* ~1 {abottle} ~1 علي ~1 {ahead}',
       'حطم* ~1 {abottle} ~1 علي ~1 {ahead}',
+      'كيس* ~3 علي {ahead} ~8 {ainjury}',
+      '{apass} ~6 {ainjury}',
     ],
   },
   hate: {
