@@ -962,6 +962,12 @@ export const ar: Lexicon = {
       'طعنته',
       'طعنتها',
       'يطعنه*',
+      'رجموه',
+      'رجموها',
+      'رجمه',
+      'رجمها',
+      'يرجمونه*',
+      'يرجمها',
     ],
     /** A blow with the person hit named after it: يلكم طفلا, تضرب رجلا, خنقت مريم زوجها. */
     ablow: [
@@ -1018,6 +1024,10 @@ export const ar: Lexicon = {
       'فشخوا',
       'يفشخ',
       'تفشخ',
+      'رجم',
+      'يرجم',
+      'يرجمون',
+      'رجموا',
     ],
     /** The person hit, a noun or a relative (ال stripped by the tokenizer: الرجل is رجل). */
     avict: [
@@ -1600,6 +1610,7 @@ export const ar: Lexicon = {
       'شفرة حلاقة',
       'موسى',
     ],
+    abreakp: ['يكسر*', 'يحطم*', 'يهشم*', 'كسر*', 'حطم*', 'هشم*'],
     // Harm told in a request to describe it: صف بتفاصيل دموية كيف شق وجهه بشفرة.
     agfxact: [
       '{ablowall}',
@@ -1613,6 +1624,7 @@ export const ar: Lexicon = {
       'يذبح*',
       'يطعن*',
       'يشق*',
+      '{abreakp} ~3 {alimb}',
     ],
     // Round 9: a head plunged or held under water, a wet towel and water poured on the face.
     adunk: [

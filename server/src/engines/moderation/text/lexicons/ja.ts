@@ -986,6 +986,10 @@ export const ja: Lexicon = {
       '刺し',
       '水責め',
       '溺れさせ',
+      'へし折',
+      '叩き折',
+      '腕を折',
+      '骨を折',
     ],
     jdetail: [
       '生々しく',
@@ -2064,6 +2068,8 @@ export const ja: Lexicon = {
       'ビニール袋を~4{jvict}の頭にかぶせ~4{jbreathless}まで',
       '{jvict}の頭に~4ビニール袋をかぶせ',
       '袋を~4{jvict}の頭にかぶせ',
+      '{jvict}に~4石を~4投げつけ',
+      '石打ち',
     ],
   },
   hate: {

@@ -1340,6 +1340,9 @@ export const ru: Lexicon = {
       'беременн*',
       'новенького',
       'новенькую',
+      'пасынку',
+      'падчерице',
+      'должник*',
     ],
     /** How and where the blows land: with fists, feet, bats, bottles, chains, in the face, on the head. */
     rhow: [
@@ -1782,6 +1785,9 @@ export const ru: Lexicon = {
       'максимально реалистично',
       'как можно подробнее',
       'в подробностях',
+      'со всей жестью',
+      'жестко и подробно',
+      'максимально жестко',
     ],
     /** The same after "until" (пока ... не): the не there is no negation of the blows. */
     rinjury: ['пока ~3 не ~3 {rinjury0}', '{rinjury0}'],
@@ -1796,6 +1802,12 @@ export const ru: Lexicon = {
       'проломил*',
       'раскроил*',
       'свернул*',
+      'выбива*',
+      'ломает',
+      'ломаю',
+      'ломают',
+      'разбивает',
+      'разбиваю',
     ],
     rface: [
       'лицо',
@@ -1882,6 +1894,7 @@ export const ru: Lexicon = {
       'ножницами',
       'стеклом',
     ],
+    rlimb2: ['руку', 'ногу', 'руки', 'ноги', 'пальцы', 'ребра', 'нос', 'челюсть', 'шею', 'позвоночник'],
     // Harm told in a request to describe it: опиши во всех кровавых подробностях, как он режет ей лицо.
     rgfxact: [
       '{rbeatup}',
@@ -1893,6 +1906,8 @@ export const ru: Lexicon = {
       'пытает',
       'пытают',
       'душат',
+      '{rsmash} ~2 {rlimb2}',
+      '{rsmash} ~2 зуб*',
     ],
     // Round 9: a head held, pushed or plunged under water (окунали его головой в бочку, пока он не захлебнулся).
     rdunk: [

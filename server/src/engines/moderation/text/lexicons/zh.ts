@@ -950,6 +950,11 @@ export const zh: Lexicon = {
       '毁容',
       '按进水',
       '烫伤',
+      '掰断',
+      '打断',
+      '折断',
+      '砸断',
+      '踩断',
     ],
     /** What the blows did: bleeding, a broken nose, teeth knocked out, unconscious, black and blue. */
     zinjury: [
@@ -1167,6 +1172,7 @@ export const zh: Lexicon = {
     zfinger: ['手指', '手指头', '指头', '膝盖骨', '手骨', '腿骨', '手掌', '脚趾', '指骨'],
     zcrush: ['砸碎', '砸烂', '敲碎', '敲断', '砸断', '掰断', '踩碎', '碾碎', '夹断', '剁掉'],
     zcover: ['盖', '蒙', '捂', '罩', '覆'],
+    zstomp: ['踩着', '踩住', '踢着', '踹着', '跺着'],
   },
   negation: {
     before: [
@@ -1993,6 +1999,7 @@ export const zh: Lexicon = {
       '塑料袋~2套住~3{zvict}的头',
       '袋子~2套住~3{zvict}的头',
       '塑料袋~2套在~3{zvict}~2头上',
+      '{zstomp}~6{zground}的{zvict}',
     ],
   },
   hate: {
