@@ -1125,6 +1125,9 @@ export const ja: Lexicon = {
       '入院',
       '半死半生',
       '瀕死',
+      '脳出血',
+      '頭蓋内出血',
+      '皮膚がはがれ',
     ],
     // Round 9: a blade across a person's face (カッターで彼女の頬を切りつけた).
     jslash: ['切りつけ', '切り付け', '切り裂', '切り刻', '斬りつけ', '斬り付け', '切りさ'],
@@ -1232,6 +1235,8 @@ export const ja: Lexicon = {
       '川',
       'ドラム缶',
     ],
+    jbitepart: ['耳', '鼻', '指', '唇', '耳たぶ'],
+    jbaby: ['赤ちゃん', '赤ん坊', '乳児', '幼児', '新生児'],
   },
   negation: {
     before: ['決して', '絶対に', '反対'],
@@ -2070,6 +2075,14 @@ export const ja: Lexicon = {
       '袋を~4{jvict}の頭にかぶせ',
       '{jvict}に~4石を~4投げつけ',
       '石打ち',
+      '{jvict}を~3車につないで~6引きず',
+      '{jvict}を~3車に縛りつけ~6引きず',
+      '{jvict}を~3車に縛り付け~6引きず',
+      '{jvict}の{jbitepart}を~2噛みちぎ',
+      '{jvict}の{jbitepart}を~2食いちぎ',
+      '{jbaby}を~6揺さぶ~12{jinjury}',
+      '{jvict}を~4天井から吊る~14{jblow}',
+      '{jvict}を~4吊るし~14{jblow}',
     ],
   },
   hate: {

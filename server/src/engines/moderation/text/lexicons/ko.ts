@@ -1389,6 +1389,7 @@ export const ko: Lexicon = {
       '병원으로 보냈*',
       '응급실 보냈*',
       '피부가 녹아*',
+      '뇌출혈*',
     ],
     /** Every blow, with the passive: 맞고, 얻어맞아, 차여서. */
     /** Being hit (맞다 also means 'to be right': only with an agent or a weapon). */
@@ -1980,6 +1981,8 @@ export const ko: Lexicon = {
     kram: ['들이받*', '깔아뭉개*', '치어 죽*'],
     kacid2: ['염산을', '황산을', '끓는 물을', '끓는 기름을', '휘발유를', '신나를', '시너를'],
     kshove2: ['밀쳐서', '밀어서', '밀쳐', '밀어', '떠밀어*'],
+    kbitepart: ['귀를', '코를', '손가락을', '입술을', '귓불을'],
+    kbabyobj: ['아기를', '아이를', '신생아를', '영아를', '갓난아기를'],
   },
   negation: {
     before: ['안', '못', '절대', '절대로', '반대'],
@@ -2802,6 +2805,11 @@ export const ko: Lexicon = {
       '봉지를 ~2 {kvother} 머리에 ~1 씌우*',
       '질질 끌* ~10 {kgore}',
       '반쯤 죽은 {kvictobj} ~6 끌*',
+      '달리는 차에서 ~1 {kvictobj} ~2 {kthrow}',
+      '{kvictobj} ~1 달리는 차에서 ~2 {kthrow}',
+      '{kvictobj} ~1 차에 ~1 묶어* ~4 끌*',
+      '{kvother} {kbitepart} ~1 물어뜯*',
+      '{kbabyobj} ~2 흔들어* ~6 {kinjury}',
     ],
   },
   hate: {

@@ -710,6 +710,8 @@ export const zh: Lexicon = {
       '小腿',
       '脊背',
       '脊梁',
+      '脚底',
+      '脚心',
     ],
     /** What a person is beaten with. */
     ztool: [
@@ -1103,6 +1105,10 @@ export const zh: Lexicon = {
       '不再动弹',
       '半死',
       '血迹',
+      '颅内出血',
+      '脑出血',
+      '皮都磨掉',
+      '磨掉了皮',
     ],
     // Round 9: a blade drawn across a person's face (用美工刀划破她的脸, 在她脸上划了几道口子).
     zslash: ['划破', '划花', '划烂', '割破', '割伤', '划伤', '砍伤', '砍破', '划了', '割了', '毁了'],
@@ -1173,6 +1179,9 @@ export const zh: Lexicon = {
     zcrush: ['砸碎', '砸烂', '敲碎', '敲断', '砸断', '掰断', '踩碎', '碾碎', '夹断', '剁掉'],
     zcover: ['盖', '蒙', '捂', '罩', '覆'],
     zstomp: ['踩着', '踩住', '踢着', '踹着', '跺着'],
+    zpushdown: ['推下', '推了下去', '扔下', '踹下', '丢下', '推出', '扔出'],
+    zear: ['耳朵', '鼻子', '手指', '嘴唇', '耳垂'],
+    zbaby: ['婴儿', '宝宝', '新生儿', '孩子', '小孩'],
   },
   negation: {
     before: [
@@ -2000,6 +2009,12 @@ export const zh: Lexicon = {
       '袋子~2套住~3{zvict}的头',
       '塑料袋~2套在~3{zvict}~2头上',
       '{zstomp}~6{zground}的{zvict}',
+      '把{zvict}从~6车上~2{zpushdown}',
+      '把{zvict}绑在车~8拖',
+      '咬掉~4{zvict}~4{zear}',
+      '咬断~4{zvict}~4{zear}',
+      '咬下~4{zvict}~4{zear}',
+      '摇晃~2{zbaby}~12{zinjury}',
     ],
   },
   hate: {
