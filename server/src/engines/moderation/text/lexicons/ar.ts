@@ -1376,6 +1376,9 @@ export const ar: Lexicon = {
       'الدم يغطي',
       'نزيف*',
       'نزيف في الدماغ',
+      'شفايف* ~1 اتفتح*',
+      'شفت* ~1 انشق*',
+      'اتعور*',
     ],
     /** A head or face named as someone else's (his, her, their), for slamming it against something. */
     ahead: ['راسه', 'راسها', 'راسهم', 'وجهه', 'وجهها', 'وجوههم', 'جبهته', 'جبهتها', 'جبينه', 'جبينها'],
@@ -1412,6 +1415,9 @@ export const ar: Lexicon = {
       'اسفلت',
       'حديد',
       'قضبان',
+      'حيطة',
+      'الحيطة',
+      'حيط',
     ],
     /** Throwing, pushing or dragging a person (with a pronoun: him, her). */
     athrow: [
@@ -1823,6 +1829,8 @@ export const ar: Lexicon = {
     abitepart: ['اذنه', 'اذنها', 'انفه', 'انفها', 'اصبعه', 'اصبعها', 'شفته', 'شفتها'],
     ashake: ['هز', 'هزت', 'هزه', 'هزها', 'يهز*', 'رج', 'رجت'],
     ababy: ['رضيع*', 'طفل*', 'مولود*', 'الرضيع', 'الرضيعة'],
+    // Dialect 'until' and 'after' (لحد ما, بعد ما): their ما is no negation, so it is written into the term.
+    auntil: ['لحد ما', 'لحتي', 'لين ما', 'حتي ما', 'لغاية ما', 'لغايه ما'],
   },
   negation: {
     before: ['لا', 'لن', 'لم', 'ما', 'ليس', 'ليست', 'ليسوا', 'ابدا', 'غير', 'ضد', 'بدون', 'نرفض'],
@@ -2704,6 +2712,9 @@ export const ar: Lexicon = {
       '{abite} ~1 {abitepart} ~3 حتي ~2 قطع*',
       '{abite} ~1 {abitepart} ~8 {ainjury}',
       '{ashake} ~1 {ababy} ~6 {ainjury}',
+      '{ablowall} ~6 {auntil} ~2 {ainjury}',
+      'بعد ما {ablowobj} ~8 {ainjury}',
+      '{aframe} ~6 بعد ما {ablowobj}',
     ],
   },
   hate: {

@@ -682,6 +682,10 @@ export const ja: Lexicon = {
       '殴りつけ',
       '蹴りつけ',
       '打ちすえ',
+      'ボコっ',
+      'ボコる',
+      'ボコら',
+      'ボコり',
     ],
     /** The person hit: jperson's words (JA_PERSON), then more. */
     jvict: [
@@ -1128,6 +1132,9 @@ export const ja: Lexicon = {
       '脳出血',
       '頭蓋内出血',
       '皮膚がはがれ',
+      '血吐',
+      '唇切',
+      '唇を切',
     ],
     // Round 9: a blade across a person's face (カッターで彼女の頬を切りつけた).
     jslash: ['切りつけ', '切り付け', '切り裂', '切り刻', '斬りつけ', '斬り付け', '切りさ'],

@@ -1390,6 +1390,8 @@ export const ko: Lexicon = {
       '응급실 보냈*',
       '피부가 녹아*',
       '뇌출혈*',
+      '피 터*',
+      '피 났*',
     ],
     /** Every blow, with the passive: 맞고, 얻어맞아, 차여서. */
     /** Being hit (맞다 also means 'to be right': only with an agent or a weapon). */

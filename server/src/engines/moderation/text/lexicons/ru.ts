@@ -1187,6 +1187,10 @@ export const ru: Lexicon = {
       'лягнул*',
       'боднул*',
       'врезали',
+      'вломил',
+      'вломила',
+      'вломили',
+      'залепил*',
     ],
     /** A beating or a strangling that needs no more to be violence against the person named with it. */
     rbeatup: [
@@ -1605,6 +1609,11 @@ export const ru: Lexicon = {
       'кровоизлияни*',
       'кожа ~2 слезла*',
       'содрал* кожу',
+      'разбил* ~1 губ*',
+      'лоб всмятку',
+      'лицо всмятку',
+      'морда всмятку',
+      'нос всмятку',
     ],
     /** Slamming a person against something, shoving, throwing down (round 8): впечатал его лицом в стол. */
     rslam: [
@@ -1679,6 +1688,8 @@ export const ru: Lexicon = {
       'с лестничн*',
       'на рельсы',
       'под поезд',
+      'башкой о*',
+      'башкой об',
     ],
     rscald: ['кипятк*', 'кипящ*', 'кислот*', 'щелоч*', 'бензин*', 'горяч* масл*'],
     rgive: [
@@ -3092,6 +3103,7 @@ export const ru: Lexicon = {
       'отгрыз* {rvict} ~1 {rbitepart}',
       '{rshake} ~1 {rbaby} ~8 {rinjury}',
       '{rhang} ~1 {rvict} ~3 {rceiling} ~8 {rblow}',
+      '{rslamx} ~3 {ragainst} ~10 {rinjury}',
     ],
   },
   hate: {

@@ -1109,6 +1109,8 @@ export const zh: Lexicon = {
       '脑出血',
       '皮都磨掉',
       '磨掉了皮',
+      '嘴唇都裂',
+      '嘴唇裂',
     ],
     // Round 9: a blade drawn across a person's face (用美工刀划破她的脸, 在她脸上划了几道口子).
     zslash: ['划破', '划花', '划烂', '割破', '割伤', '划伤', '砍伤', '砍破', '划了', '割了', '毁了'],
@@ -2015,6 +2017,7 @@ export const zh: Lexicon = {
       '咬断~4{zvict}~4{zear}',
       '咬下~4{zvict}~4{zear}',
       '摇晃~2{zbaby}~12{zinjury}',
+      '{zblow}~6撞到{zwall}',
     ],
   },
   hate: {
