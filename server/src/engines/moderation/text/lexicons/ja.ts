@@ -1244,6 +1244,8 @@ export const ja: Lexicon = {
     ],
     jbitepart: ['耳', '鼻', '指', '唇', '耳たぶ'],
     jbaby: ['赤ちゃん', '赤ん坊', '乳児', '幼児', '新生児'],
+    jheight: ['橋', '橋の上', '屋上', 'ベランダ', '崖', '窓', '歩道橋'],
+    jstab: ['突き立て', '突き刺', '刺し込', '突っ込'],
   },
   negation: {
     before: ['決して', '絶対に', '反対'],
@@ -2090,6 +2092,9 @@ export const ja: Lexicon = {
       '{jbaby}を~6揺さぶ~12{jinjury}',
       '{jvict}を~4天井から吊る~14{jblow}',
       '{jvict}を~4吊るし~14{jblow}',
+      '縛って~12{jheight}~4から~6{jdrop}',
+      '{jvict}を~12{jheight}~4から~6{jdrop}',
+      '{jpart}に~2{jblade}を~4{jstab}',
     ],
   },
   hate: {

@@ -1985,6 +1985,10 @@ export const ko: Lexicon = {
     kshove2: ['밀쳐서', '밀어서', '밀쳐', '밀어', '떠밀어*'],
     kbitepart: ['귀를', '코를', '손가락을', '입술을', '귓불을'],
     kbabyobj: ['아기를', '아이를', '신생아를', '영아를', '갓난아기를'],
+    khigh: ['다리 위에서', '옥상에서', '베란다에서', '절벽에서', '창밖으로', '난간에서'],
+    kstabpart: ['옆구리에', '배에', '등에', '가슴에', '목에', '허벅지에', '복부에'],
+    kknife: ['칼을', '흉기를', '송곳을', '드라이버를', '나이프를', '식칼을'],
+    kthrust: ['꽂*', '찔러 넣*', '쑤셔 넣*', '박아*'],
   },
   negation: {
     before: ['안', '못', '절대', '절대로', '반대'],
@@ -2812,6 +2816,9 @@ export const ko: Lexicon = {
       '{kvictobj} ~1 차에 ~1 묶어* ~4 끌*',
       '{kvother} {kbitepart} ~1 물어뜯*',
       '{kbabyobj} ~2 흔들어* ~6 {kinjury}',
+      '묶어* ~4 {khigh} ~3 {kthrow}',
+      '{kvictobj} ~2 {khigh} ~3 {kthrow}',
+      '{kvother} ~1 {kstabpart} ~1 {kknife} ~1 {kthrust}',
     ],
   },
   hate: {

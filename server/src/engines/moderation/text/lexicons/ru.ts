@@ -1041,6 +1041,8 @@ export const ru: Lexicon = {
       'прострелил*',
       'ножом',
       'топором',
+      'всадил* ~2 нож*',
+      'вонзил* ~2 нож*',
     ],
     /** Gore: blood everywhere, beaten bloody, brains on the wall, guts. */
     rgore: [

@@ -1184,6 +1184,8 @@ export const zh: Lexicon = {
     zpushdown: ['推下', '推了下去', '扔下', '踹下', '丢下', '推出', '扔出'],
     zear: ['耳朵', '鼻子', '手指', '嘴唇', '耳垂'],
     zbaby: ['婴儿', '宝宝', '新生儿', '孩子', '小孩'],
+    zthrowinto: ['扔进', '推进', '丢进', '抛进', '推下'],
+    zriver: ['河', '江', '海', '湖', '井', '水库', '粪坑'],
   },
   negation: {
     before: [
@@ -2018,6 +2020,7 @@ export const zh: Lexicon = {
       '咬下~4{zvict}~4{zear}',
       '摇晃~2{zbaby}~12{zinjury}',
       '{zblow}~6撞到{zwall}',
+      '把{zvict}~8{zthrowinto}~4{zriver}',
     ],
   },
   hate: {
