@@ -2299,6 +2299,9 @@ export const ko: Lexicon = {
       '다음 라운드*',
       '체스*',
       '바둑*',
+      '소설에서*',
+      // Not '소설 속 장면:', a passage offered as a depiction (like ja 小説の一節：), which the graphic rules read.
+      '소설 속* !장면*',
       '드라마에서*',
       '영화에서*',
       '보스전*',
