@@ -1872,7 +1872,6 @@ export const de: Lexicon = {
       'tauchte*',
       'tauchten',
       'getaucht',
-      'hielt',
       'hielten',
       'gehalten',
       'stiess',
