@@ -903,8 +903,6 @@ export const pt: Lexicon = {
       'campones',
       'camponeses',
       'novato',
-      'preso',
-      'presos',
     ],
     gvictim: ['{gperson}', 'sua mulher', 'sua namorada'],
     gagent: [
