@@ -1974,6 +1974,7 @@ export const fr: Lexicon = {
     after: ['pas', 'jamais'],
   },
   reporting: [
+    'enqueteurs',
     'dans le film',
     'dans la serie',
     'dans le roman',
