@@ -3064,6 +3064,9 @@ export const it: Lexicon = {
       '{gclit} {gavere} tenuto la mano ~1 sopra la fiamma',
       '{gcliti} ~2 saltat* sulla {gbody}',
       '{gcliti} ~1 saltava* sulla {gbody}',
+      '{gclit} ~1 {gharms} a colpi di {gweapon}',
+      '{gclit} ~1 {gharms} a colpi di {gblade}',
+      '{gclit} ~1 {gharms} a {ghits}',
     ],
   },
   hate: {

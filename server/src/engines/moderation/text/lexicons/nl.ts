@@ -1486,7 +1486,17 @@ export const nl: Lexicon = {
     gspring: ['sprong', 'sprongen', 'gesprongen', 'springt', 'springen'],
     gposs2: ['zijn', 'haar', 'hun', 'z n', 'd r'],
     gzet: ['gezet', 'te zetten', 'zetten'],
-    gbeweeg: ['bewoog', 'bewogen', 'ademde', 'spartelde', 'spartelden', 'verzette', 'tegenstribbelde'],
+    gbeweeg: [
+      'bewoog',
+      'bewogen',
+      'beweegt',
+      'ademt',
+      'ademde',
+      'spartelde',
+      'spartelden',
+      'verzette',
+      'tegenstribbelde',
+    ],
     gribnl: [
       'rib',
       'ribben',
@@ -2824,6 +2834,8 @@ export const nl: Lexicon = {
       '{ggoot} ~1 {gchemnl} in {gposs2} ogen',
       '{gperson} ~2 hield {gmijn} hand boven ~1 {gvlam}',
       '{gspring} op {gposs2} {gbody}',
+      '{gwhonl} {gblow} tot ~3 niet meer {gbeweeg}',
+      '{gblow} {gwhonl} tot ~3 niet meer {gbeweeg}',
     ],
   },
   hate: {
