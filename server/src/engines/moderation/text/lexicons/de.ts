@@ -1527,6 +1527,7 @@ export const de: Lexicon = {
       'treten',
       'tretend',
       'tritte*',
+      'trampelte*',
     ],
     gore: [
       'uberall blut',
@@ -1655,6 +1656,8 @@ export const de: Lexicon = {
       'bis ~2 zusammensackte',
       'stirn ~1 aufgeplatzt',
       'zahne gespuckt',
+      'bis ~2 finger ~1 brachen',
+      'bis ~2 knochen ~1 brachen',
       'zahne ausgespuckt',
     ],
     ganimal: [

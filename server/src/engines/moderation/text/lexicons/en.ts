@@ -1724,6 +1724,8 @@ export const en: Lexicon = {
       'swelled shut',
       'swollen shut',
       'riddled with bullets',
+      'needed ~1 stitches',
+      'metal plate in ~1 {gbody}',
       'busted lip',
       'teeth ~2 broken',
       'broken teeth',
@@ -3636,6 +3638,9 @@ export const en: Lexicon = {
       '{gplunge} {gtheirs} {gface} in ~3 {gwater} ~4 until',
       '{gplunge} {gtheirs} head in ~3 {gwater} ~4 until',
       '{gslammed} {gtheirs} {gbody} into ~4 until',
+      'curb stomp* {gwho}',
+      'kerb stomp* {gwho}',
+      '{gbe} curb stomped',
     ],
   },
   hate: {

@@ -1455,6 +1455,7 @@ export const es: Lexicon = {
       'hasta que ~1 se desmay*',
       'se desmayo',
       'escupio los dientes',
+      'hasta romper* ~2 dedos',
       'escupiendo los dientes',
       'desangrandose',
       'desangrando*',

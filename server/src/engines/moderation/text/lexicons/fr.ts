@@ -1491,6 +1491,7 @@ export const fr: Lexicon = {
       'inconscient dans',
       'reste* en sang',
       'crach* ses dents',
+      'points de suture',
       'crache* des dents',
     ],
     ganimal: [

@@ -1533,6 +1533,10 @@ export const it: Lexicon = {
       'fronte spaccata',
       'spaccato la fronte',
       'sputava i denti',
+      'dovuto mettere ~2 punti',
+      'punti di sutura',
+      'finche ~2 dita non si sono rott*',
+      'finche ~2 non si sono rott*',
       'sputare i denti',
     ],
     ganimal: [

@@ -1471,6 +1471,9 @@ export const pt: Lexicon = {
       'esfaqueou',
       'apunhalaram',
       'apunhalou',
+      'pisaram',
+      'pisou',
+      'pisavam',
       'facadas',
     ],
     glimb: [
@@ -1614,6 +1617,7 @@ export const pt: Lexicon = {
       'testa aberta',
       'abriu a testa',
       'cuspir os dentes',
+      'ate quebrar ~2 dedos',
       'cuspiu os dentes',
     ],
     ganimal: [
