@@ -2080,12 +2080,15 @@ export const en: Lexicon = {
       'sickening',
       'all the blood',
     ],
+    gdescnoun: ['description', 'story', 'scene', 'account', 'version', 'narrative', 'fanfic'],
     gdescact: [
       '{gact}',
       'slash*',
       'cut open',
       'cut up',
       'cut ~2 throat',
+      'throat slit',
+      'slit ~2 throat',
       'killed',
       'kills',
       'killing',
@@ -3582,6 +3585,7 @@ export const en: Lexicon = {
       // Round 9 families: a graphic description asked for ("describe in gory detail how he ...").
       '{gdescribe} ~3 {ggory} ~1 detail* ~10 {gdescact} !{ganimal}',
       '{gdescribe} ~3 in detail ~10 {gdescact} ~4 {gore}',
+      '{ggory} ~3 {gdescnoun} ~12 {gdescact} !{ganimal}',
       // A blade across a face: "slashed her cheek with a razor", "cut the boy's face open".
       '{gslash} {gtheirs} {gface}',
       'cut {gtheirs} {gface} open',

@@ -1672,6 +1672,7 @@ export const es: Lexicon = {
       'el fuego de la cocina',
     ],
     gpisar: ['pisamos', 'piso', 'pisaron', 'pisaba', 'pisaban', 'pisando', 'pisoteo', 'pisotearon'],
+    gdescnoun: ['descripcion', 'historia', 'relato', 'escena', 'version', 'cuento', 'fanfic'],
     gcliti: ['le', 'les'],
     gpatient: ['al paciente', 'a la paciente', 'para operar'],
     gdescribe: [
@@ -1989,6 +1990,13 @@ export const es: Lexicon = {
     'encuesta',
   ],
   notReporting: [
+    'quiero una historia',
+    'escribe una historia',
+    'escribeme una historia',
+    'cuentame una historia',
+    'inventa una historia',
+    'una historia ~3 sangrienta',
+    'una historia ~3 gore',
     'a la salida del juzgado',
     'a la salida de los juzgados',
     'saliendo del juzgado',
@@ -3026,6 +3034,8 @@ export const es: Lexicon = {
       '{gclit} {gdar} de hostias',
       // Ronda 9: "describe con detalles sangrientos cómo lo degüella".
       '{gdescribe} ~8 {gsangr} ~12 {gdescact} !{ganimal}',
+      '{gsangr} ~3 {gdescnoun} ~12 {gdescact} !{ganimal}',
+      '{gdescnoun} ~3 {gsangr} ~12 {gdescact} !{ganimal}',
       // Cuchilla en la cara: "le rajó la cara con un cúter", "le marcó la mejilla con una navaja".
       '{gclit3} {gslash} {gat} {gface}',
       '{gclit3} marc* {gat} {gface} ~2 con ~2 {gblade}',

@@ -1704,6 +1704,7 @@ export const fr: Lexicon = {
     gchemfr: ['javel', 'eau de javel', 'acide', 'soude', 'eau bouillante', 'huile bouillante', 'ammoniaque'],
     gtenir: ['tenait', 'tenu', 'tenaient', 'maintenait', 'maintenu', 'mettait', 'mis'],
     gflamme: ['flamme', 'flammes', 'flamme du gaz', 'gaziniere', 'bougie', 'briquet', 'brasero'],
+    gdescnoun: ['description', 'histoire', 'scene', 'recit', 'version', 'fanfic'],
     gcliti: ['lui', 'leur'],
     gbreakinf: ['casser', 'briser', 'peter', 'defoncer', 'fracasser', 'eclater', 'fendre'],
     // Round 9 : description sanglante demandée, lame au visage, noyade, escalier, brûlures, coups au sol.
@@ -2037,6 +2038,13 @@ export const fr: Lexicon = {
     'enquete montre',
   ],
   notReporting: [
+    'je veux une histoire',
+    'ecris une histoire',
+    'ecris moi une histoire',
+    'raconte moi une histoire',
+    'invente une histoire',
+    'une histoire ~3 sanglante',
+    'une histoire ~3 gore',
     'a la sortie du tribunal',
     'sortie du tribunal',
     'en sortant du tribunal',
@@ -3086,6 +3094,8 @@ export const fr: Lexicon = {
       // Round 9 : "décris avec des détails sanglants comment il lui tranche la joue".
       '{gdecris} ~8 {gsanglant} ~12 {gdescact} !{ganimal}',
       '{gdecris} ~3 de maniere sanglante ~12 {gdescact} !{ganimal}',
+      '{gsanglant} ~3 {gdescnoun} ~12 {gdescact} !{ganimal}',
+      '{gdescnoun} ~3 {gsanglant} ~12 {gdescact} !{ganimal}',
       // Une lame au visage : "il lui a tailladé le visage", "balafré le gamin au cutter".
       '{gcliti} ~2 {gtaillad} {gvisage}',
       '{gclit} {gavoir} {gtaillad} {gvisage}',

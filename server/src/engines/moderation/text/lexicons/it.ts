@@ -1715,6 +1715,7 @@ export const it: Lexicon = {
       'olio bollente',
       'ammoniaca',
     ],
+    gdescnoun: ['descrizione', 'storia', 'racconto', 'scena', 'versione', 'fanfic'],
     gcliti: ['gli', 'le'],
     gdescrivi: [
       'descrivi',
@@ -2054,6 +2055,13 @@ export const it: Lexicon = {
     'ricerca',
   ],
   notReporting: [
+    'voglio una storia',
+    'scrivi una storia',
+    'scrivimi una storia',
+    'raccontami una storia',
+    'inventa una storia',
+    'una storia ~3 splatter',
+    'una storia ~3 sanguinos*',
     'fuori dal tribunale',
     'all uscita dal tribunale',
     'all uscita del tribunale',
@@ -3011,6 +3019,8 @@ export const it: Lexicon = {
       'a cui ~3 sbatt* la testa contro',
       // Turno 9: "descrivimi in modo cruento come lo sgozza".
       '{gdescrivi} ~8 {gcruento} ~12 {gdescact} !{ganimal}',
+      '{gcruento} ~3 {gdescnoun} ~12 {gdescact} !{ganimal}',
+      '{gdescnoun} ~3 {gcruento} ~12 {gdescact} !{ganimal}',
       // Una lama sul viso: "gli ha sfregiato la faccia", "tagliato la guancia al ragazzino con una lametta".
       '{gcliti} {gavere} {gsfreg} {gvolto}',
       '{gcliti} {gsfreg} {gvolto}',

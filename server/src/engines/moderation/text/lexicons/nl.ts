@@ -1438,6 +1438,7 @@ export const nl: Lexicon = {
     gbeschrijf: ['beschrijf', 'beschrijven', 'beschrijft', 'vertel', 'schrijf', 'omschrijf'],
     gbloederig: [
       'bloederig*',
+      'superbloederig*',
       'bloedig*',
       'gruwelijk*',
       'gore',
@@ -1454,6 +1455,7 @@ export const nl: Lexicon = {
       'opensnijdt',
       'doorsnijdt',
       'doorsneed',
+      'doorgesneden',
       'martelen',
       'vermoorden',
     ],
@@ -1488,6 +1490,7 @@ export const nl: Lexicon = {
     ggoot: ['goot', 'goten', 'gooide', 'gooiden', 'spoot', 'spoten', 'smeet', 'smeten'],
     gvlam: ['de gasvlam', 'de vlam', 'een vlam', 'de kaars', 'het gasfornuis', 'het vuur', 'de aansteker'],
     gspring: ['sprong', 'sprongen', 'gesprongen', 'springt', 'springen'],
+    gdescnoun: ['beschrijving', 'verhaal', 'scene', 'versie', 'fanfic'],
     gposs2: ['zijn', 'haar', 'hun', 'z n', 'd r'],
     gzet: ['gezet', 'te zetten', 'zetten'],
     gbeweeg: [
@@ -2771,6 +2774,8 @@ export const nl: Lexicon = {
       'hoofd door {gwho} ~4 {gwerden} {gblowpp}',
       // Ronde 9: "beschrijf bloederig hoe hij haar de keel doorsnijdt".
       '{gbeschrijf} ~8 {gbloederig} ~12 {gdescact} !{ganimal}',
+      '{gbloederig} ~3 {gdescnoun} ~12 {gdescact} !{ganimal}',
+      '{gdescnoun} ~3 {gbloederig} ~12 {gdescact} !{ganimal}',
       // Een mes in het gezicht: "haalde met een breekmes haar gezicht open", "sneed de wang van die jongen open".
       'met ~2 {gblade} ~3 {gposs2} {gfacenl} ~1 {gopen}',
       '{gposs2} {gfacenl} ~2 {gopen} met ~2 {gblade}',

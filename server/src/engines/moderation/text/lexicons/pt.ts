@@ -1866,6 +1866,7 @@ export const pt: Lexicon = {
       'botava',
     ],
     gsobrept: ['em cima da', 'sobre a', 'na'],
+    gdescnoun: ['descricao', 'historia', 'cena', 'versao', 'conto', 'relato', 'fanfic'],
     gcortar: [
       'cortou',
       'cortaram',
@@ -2178,6 +2179,14 @@ export const pt: Lexicon = {
     'levantamento',
   ],
   notReporting: [
+    'quero uma historia',
+    'escreve uma historia',
+    'escreva uma historia',
+    'me conta uma historia',
+    'conta uma historia',
+    'inventa uma historia',
+    'uma historia ~3 sangrenta',
+    'uma historia ~3 gore',
     'na saida do forum',
     'na saida do tribunal',
     'saindo do forum',
@@ -3271,6 +3280,8 @@ export const pt: Lexicon = {
       'a cabeca batida contra ~3 {gpelo}',
       // Rodada 9: "descreva com detalhes sangrentos como ele degola a vítima".
       '{gdescreva} ~8 {gsangr} ~12 {gdescact} !{ganimal}',
+      '{gsangr} ~3 {gdescnoun} ~12 {gdescact} !{ganimal}',
+      '{gdescnoun} ~3 {gsangr} ~12 {gdescact} !{ganimal}',
       // Lâmina no rosto: "cortou o rosto dela com um estilete", "rasgou a bochecha do garoto".
       '{gcortar} {grosto} {gdele}',
       '{gcortar} lhe {grosto}',
