@@ -828,6 +828,10 @@ export const it: Lexicon = {
       'contadino',
       'contadini',
       'buttafuori',
+      'infame',
+      'infami',
+      'bastardo',
+      'stronzo',
     ],
     gvictim: ['{gperson}'],
     gagent: [
@@ -960,6 +964,7 @@ export const it: Lexicon = {
       'un altro',
       'un altra',
       'quel',
+      'quell',
       'quella',
       'quello',
       'due',

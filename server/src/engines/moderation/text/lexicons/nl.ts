@@ -734,6 +734,9 @@ export const nl: Lexicon = {
       'nieuwe leerling',
       'portier',
       'dakloze',
+      'verrader',
+      'verklikker',
+      'klikspaan',
     ],
     gvictim: ['{gperson}', 'hem', 'haar'],
     gagent: [
@@ -1290,6 +1293,7 @@ export const nl: Lexicon = {
       'huid ~2 verschroeid',
       'brandblaren',
       'doodbloedde',
+      'laten doodbloeden',
       'bloedde dood',
       'tanden uitspuugde',
       'tot ~2 vingers braken',
@@ -2820,7 +2824,7 @@ export const nl: Lexicon = {
       'in elkaar ~4 tot {gposs} ~1 {gribnl} ~1 brak',
       // Neergestoken en bloedend achtergelaten, doodgebloed.
       '{gact} ~10 {gbleednl} ~4 achtergelaten',
-      'gestoken ~6 doodbloedde',
+      'gestoken ~6 doodbloed*',
       'gestoken ~6 bloedde dood',
       // Het resultaat van een afranseling: "zo'n harde klap dat ze flauwviel".
       '{gdar} {gwho} {gzohard} ~1 {gnoun} ~12 {gflauw}',
