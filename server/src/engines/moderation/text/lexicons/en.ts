@@ -3645,6 +3645,10 @@ export const en: Lexicon = {
       '{gslammed} {gtheirs} {gbody} into ~4 until',
       'curb stomp* {gwho}',
       'jumped {gwho} ~8 {gore}',
+      // The passive of the same families: "his head was forced into a bucket until", "cigarettes stubbed out on her arms".
+      '{gtheirs} head {gbe} {gplunge} ~1 into ~3 {gwater} ~6 {gore}',
+      '{gtheirs} head {gbe} {gplunge} ~1 under ~3 {gwater} ~6 {gore}',
+      'cigarette* ~1 stubbed out on {gtheirs} {gburnpart}',
       'kerb stomp* {gwho}',
       '{gbe} curb stomped',
     ],

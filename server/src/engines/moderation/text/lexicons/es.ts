@@ -1671,6 +1671,7 @@ export const es: Lexicon = {
       'el mechero',
       'el fuego de la cocina',
     ],
+    ghundida: ['hundida', 'metida', 'sumergida', 'empujada', 'sujetada', 'mantenida'],
     gpisar: ['pisamos', 'piso', 'pisaron', 'pisaba', 'pisaban', 'pisando', 'pisoteo', 'pisotearon'],
     gdescnoun: ['descripcion', 'historia', 'relato', 'escena', 'version', 'cuento', 'fanfic'],
     gcliti: ['le', 'les'],
@@ -3094,6 +3095,9 @@ export const es: Lexicon = {
       '{gcliti} ~1 {gecharq} ~2 {gchemes} en los ojos',
       '{gclit} {gponer} la mano ~1 {gsobre} ~1 {gllama}',
       '{gclit} {gpisar} {gat} {gbody}',
+      // En pasiva: "su cabeza fue hundida en un cubo de agua hasta que ...".
+      'cabeza {gbe} {ghundida} en ~2 {gagua} ~6 {gore}',
+      'cabeza {gbe} {ghundida} bajo el agua ~6 {gore}',
     ],
   },
   hate: {

@@ -3170,6 +3170,10 @@ export const fr: Lexicon = {
       '{gcliti} ~2 {gversefr} ~3 {gchemfr} dans les yeux',
       '{gclit} ~2 {gtenir} la main au dessus ~3 {gflamme}',
       '{gclit} ~2 saute* ~2 sur la tete',
+      // Au passif : "sa tête a été plongée dans une bassine jusqu'à", "brûlée à la cigarette".
+      'tete a ete {genfonce} ~1 dans ~3 {geaufr} ~6 jusqu',
+      'tete {gbe} {genfonce} ~1 sous l eau ~6 jusqu',
+      'ete brule* a la cigarette',
       'saute* a pieds joints sur {gwho}',
     ],
   },

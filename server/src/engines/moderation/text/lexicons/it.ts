@@ -1996,6 +1996,7 @@ export const it: Lexicon = {
       'con una tale forza',
       'con una tale violenza',
     ],
+    gimmersa: ['immersa', 'spinta', 'tenuta', 'ficcata', 'cacciata', 'affondata', 'premuta', 'infilata'],
     gpalla: ['al pallone', 'alla palla', 'alla porta', 'al sacco', 'al muro', 'alla macchina'],
   },
   negation: {
@@ -3085,6 +3086,9 @@ export const it: Lexicon = {
       '{gcliti} ~1 saltava* sulla {gbody}',
       '{gclit} ~1 {gharms} a colpi di {gweapon}',
       '{gclit} ~1 {gharms} a colpi di {gblade}',
+      // Al passivo: "la sua testa è stata immersa in un secchio finché ...".
+      'testa ~2 {gbe} {gimmersa} ~1 {gacqua} ~3 finche non ~2 {gfinale}',
+      'testa ~2 {gbe} {gimmersa} ~1 {gacqua} ~6 {gore}',
       '{gclit} ~1 {gharms} a {ghits}',
     ],
   },

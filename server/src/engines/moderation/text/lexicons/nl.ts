@@ -1493,6 +1493,7 @@ export const nl: Lexicon = {
     gmijn: ['mijn'],
     ggoot: ['goot', 'goten', 'gooide', 'gooiden', 'spoot', 'spoten', 'smeet', 'smeten'],
     gvlam: ['de gasvlam', 'de vlam', 'een vlam', 'de kaars', 'het gasfornuis', 'het vuur', 'de aansteker'],
+    gduwpp: ['geduwd', 'gedrukt', 'gehouden', 'ondergedompeld', 'gestoken'],
     gspring: ['sprong', 'sprongen', 'gesprongen', 'springt', 'springen'],
     gdescnoun: ['beschrijving', 'verhaal', 'scene', 'versie', 'fanfic'],
     gposs2: ['zijn', 'haar', 'hun', 'z n', 'd r'],
@@ -2847,6 +2848,9 @@ export const nl: Lexicon = {
       '{ggoot} ~1 {gchemnl} in {gposs2} ogen',
       '{gperson} ~2 hield {gmijn} hand boven ~1 {gvlam}',
       '{gspring} op {gposs2} {gbody}',
+      // In de lijdende vorm: "zijn hoofd werd in een emmer water geduwd tot ...".
+      '{gposs2} hoofd {gwerden} in ~2 {gwaternl} ~2 {gduwpp} ~6 {gore}',
+      '{gposs2} hoofd {gwerden} onder water {gduwpp} ~6 {gore}',
       '{gwhonl} {gblow} tot ~3 niet meer {gbeweeg}',
       '{gblow} {gwhonl} tot ~3 niet meer {gbeweeg}',
     ],

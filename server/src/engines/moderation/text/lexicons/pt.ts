@@ -1811,6 +1811,7 @@ export const pt: Lexicon = {
       'estupr*',
       'esquartej*',
     ],
+    genfiada: ['enfiada', 'mergulhada', 'afundada', 'empurrada', 'segurada', 'mantida', 'metida'],
     gpontept: [
       'na ponte',
       'numa ponte',
@@ -3343,6 +3344,8 @@ export const pt: Lexicon = {
       '{gsegurava} minha mao ~1 {gsobrept} ~1 chama',
       '{gsegurava} a mao {gdele} ~1 {gsobrept} ~1 chama',
       'pis* {gwhere} {gdele}',
+      // Na passiva: "a cabeça dele foi enfiada num balde de água até ...".
+      'cabeca {gdele} {gbe} {genfiada} {gagua} ~6 {gore}',
       '{gdar} ~1 {gweapon} {gwhere} {gdele}',
     ],
   },
