@@ -4,7 +4,8 @@
  *   - text-accuracy: precision and recall per language and per policy on the sentence sets in
  *     test/fixtures/moderation (development, held-out, and the blind sets text-blind-2.json to
  *     text-blind-6.json (all now spent), text-blind-7.json, text-blind-8.json (violence only,
- *     spent) and text-blind-9.json (violence only) when present;
+ *     spent), text-blind-9.json (violence only, spent) and text-blind-10.json (violence only) when
+ *     present;
  *     skipped when absent), with every error on them;
  *   - image-models: the three nsfwjs models on the ordinary photos (load time, latency, top class,
  *     scores), the measurement the default model was chosen by;
@@ -127,9 +128,16 @@ const SETS: SentenceSet[] = [
   },
   {
     file: 'text-blind-9.json',
-    name: 'Ninth blind set (violence)',
+    name: 'Ninth blind set (violence), spent',
     about:
-      'written by another annotator who never saw the lexicons, the engine or the other sets, for the violence policy only: depictions and narratives of violence against people in many forms (blows of every kind, weapons, choking, burning, drowning, torture; roles and passives as agents; injuries) and hard negatives (sport, stage combat, idioms, objects, food, nature, animals, accidents), 14 of each per language; kept outside the repository until round 8 was done and never used to change a rule. Measured before round 7 at 3% recall, after round 7 at 44% and after round 8 at 70%, each at 100% precision; the figures below are after round 8: the honest estimate',
+      'written by another annotator who never saw the lexicons, the engine or the other sets, for the violence policy only: depictions and narratives of violence against people in many forms (blows of every kind, weapons, choking, burning, drowning, torture; roles and passives as agents; injuries) and hard negatives (sport, stage combat, idioms, objects, food, nature, animals, accidents), 14 of each per language; kept outside the repository until round 8 was done. Measured before round 7 at 3% recall, after round 7 at 44% and after round 8 at 70%, each at 100% precision. Round 9 then read its errors, so the figures below say only that the rules cover it; the tenth blind set measures round 9',
+    optional: true,
+  },
+  {
+    file: 'text-blind-10.json',
+    name: 'Tenth blind set (violence)',
+    about:
+      "written by another annotator who never saw the lexicons, the engine or the other sets, for the violence policy only, with scenes of its own in each language: depictions, narratives, captions and requests for depictions of violence against people in many forms (blows, beatings with objects, choking, stabbing and slashing, shooting, burning and scalding, drowning, pushing from heights, torture, domestic violence, bullying, gang attacks, brutality by guards and soldiers, executions and massacres) and hard negatives (sport and martial arts, stage and film fights, games, idioms, cooking, accidents, first aid, museum weapons, children's play, crafts, animals), 14 of each per language; kept outside the repository until round 9 was done and never used to change a rule. Measured before round 9 at 46% recall / 99% precision (one Spanish false flag) and after it at 54% / 99%; the figures below are after round 9: the honest estimate",
     listErrors: true,
     optional: true,
   },
