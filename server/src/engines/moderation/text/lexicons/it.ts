@@ -828,7 +828,6 @@ export const it: Lexicon = {
       'contadino',
       'contadini',
       'buttafuori',
-      'infame',
       'infami',
       'bastardo',
       'stronzo',

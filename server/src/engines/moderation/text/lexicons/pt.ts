@@ -903,8 +903,6 @@ export const pt: Lexicon = {
       'campones',
       'camponeses',
       'novato',
-      'x9',
-      'dedo duro',
       'vagabundo',
     ],
     gvictim: ['{gperson}', 'sua mulher', 'sua namorada'],
