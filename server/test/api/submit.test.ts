@@ -220,6 +220,14 @@ describe('submit: errors and limits', () => {
     expect(view.balance_usd).toBe(0);
     expect(view.ledger.filter((l) => l.kind === 'charge')).toHaveLength(7);
     expect(new Set(mine.filter((r) => r.status === 202).map((r) => r.body.data.id)).size).toBe(7);
+    // What each accepted submit answered is what its stored row holds.
+    for (const r of mine.filter((x) => x.status === 202)) {
+      const stored = await call(srv, 'GET', `/status/${r.body.data.id}`, { key: a.apiKey });
+      expect(stored.status).toBe(200);
+      for (const field of ['id', 'model', 'type', 'created_at'] as const) {
+        expect(stored.body.data[field], field).toBe(r.body.data[field]);
+      }
+    }
   });
 
   it('NUL or an unpaired surrogate (text PostgreSQL cannot store) is a 400 naming the field, and the other submits of its group still go through', async () => {
