@@ -16,6 +16,7 @@ import { scoreFrames } from './scoreVideo.js';
 import { loadLanguageIdentifier } from './text/languageId.js';
 import { loadOnnxTextClassifier, type TextClassifier } from './text/onnxClassifier.js';
 import { scoreText as scoreTextWithLexicons } from './text/scoreText.js';
+import { warmUpLexicons } from './text/warmUpLexicons.js';
 import { sampleVideoFrames } from './videoFrames.js';
 
 export { ImageDecodeError } from './decodeImage.js';
@@ -57,6 +58,7 @@ export function createModerationEngine(options: ModerationEngineOptions = {}): M
     warmUp() {
       warm ??= (async () => {
         await Promise.all([nsfwImageClassifier(), loadLanguageIdentifier(), textClassifier()]);
+        await warmUpLexicons();
         await scoreText('warm up', 'nsfw');
       })();
       warm.catch(() => {

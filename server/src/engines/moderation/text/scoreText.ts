@@ -131,6 +131,11 @@ function naughtyWords(lex: Lexicon): string[] {
 
 const compiled = new Map<TextLanguage, CompiledLexicon>();
 
+/** The languages whose lexicon has been compiled in this process (warmUpLexicons.ts compiles all). */
+export function compiledLanguages(): TextLanguage[] {
+  return [...compiled.keys()];
+}
+
 export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined {
   let c = compiled.get(lang);
   if (!c) {
