@@ -1,5 +1,18 @@
 import type { Lexicon } from './types.js';
 
+/** Hot objects pressed on skin (round 9): in both the burn objects and the burning things. */
+const HOT_TOOLS = [
+  'plancha caliente',
+  'plancha ardiendo',
+  'plancha encendida',
+  'hierro candente',
+  'hierro al rojo',
+  'soplete*',
+  'sarten caliente',
+  'sarten ardiendo',
+  'cuchara caliente',
+];
+
 export const es: Lexicon = {
   lang: 'es',
   classes: {
@@ -1853,35 +1866,8 @@ export const es: Lexicon = {
       'hundio',
     ],
     gputhot: ['puso', 'pusieron', 'ponia', 'apoyo', 'apoyaron', 'acerco', 'acercaba', '{gapag}'],
-    ghotobj: [
-      'plancha caliente',
-      'plancha ardiendo',
-      'plancha encendida',
-      'hierro candente',
-      'hierro al rojo',
-      'soplete*',
-      'sarten caliente',
-      'sarten ardiendo',
-      'cuchara caliente',
-      'cigarr* encendid*',
-      'colilla encendida',
-    ],
-    ghotes: [
-      'cigarr*',
-      'colilla*',
-      'pitillo*',
-      'mechero*',
-      'encendedor*',
-      'plancha caliente',
-      'plancha ardiendo',
-      'plancha encendida',
-      'hierro candente',
-      'hierro al rojo',
-      'soplete*',
-      'sarten caliente',
-      'sarten ardiendo',
-      'cuchara caliente',
-    ],
+    ghotobj: [...HOT_TOOLS, 'cigarr* encendid*', 'colilla encendida'],
+    ghotes: ['cigarr*', 'colilla*', 'pitillo*', 'mechero*', 'encendedor*', ...HOT_TOOLS],
     gpiel: [
       'brazo',
       'brazos',
