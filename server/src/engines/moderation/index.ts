@@ -57,8 +57,14 @@ export function createModerationEngine(options: ModerationEngineOptions = {}): M
   return {
     warmUp() {
       warm ??= (async () => {
-        await Promise.all([nsfwImageClassifier(), loadLanguageIdentifier(), textClassifier()]);
-        await warmUpLexicons();
+        // The lexicons compile on this thread while the nsfw model loads in its worker.
+        await Promise.all([
+          nsfwImageClassifier(),
+          loadLanguageIdentifier(),
+          textClassifier(),
+          warmUpLexicons(),
+        ]);
+        // The whole path of a text, language identification included.
         await scoreText('warm up', 'nsfw');
       })();
       warm.catch(() => {
