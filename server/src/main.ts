@@ -10,6 +10,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { ensureDevAccount } from './accounts/devAccount.js';
 import { API_PREFIX, createApp } from './api/app.js';
 import { answerClientErrors } from './api/clientError.js';
@@ -97,6 +98,9 @@ async function main() {
   const ctx: AppContext = { config, pool, catalog, storage, signer, fetcher, publicUrl, log };
 
   let events: GenerationEvents | undefined;
+  // The engines' warm-up in flight, if any: exiting while onnxruntime-node is still creating a session
+  // aborts the process (a native error thrown during teardown), so shutdown waits for it.
+  let warming: Promise<unknown> | undefined;
   if (server) {
     events = new GenerationEvents(db.url, log);
     await events.start();
@@ -110,7 +114,7 @@ async function main() {
       readiness.engines = 'warming';
       // One after the other, so the log says which failed; the shared TensorFlow.js wasm backend is
       // initialised once (engines/moderation/tfBackend.ts), so the order is not needed for correctness.
-      (async () => {
+      warming = (async () => {
         await (await moderationEngine()).warmUp();
         await (await faceEngines()).warmUpFaces();
       })().then(
@@ -154,6 +158,7 @@ async function main() {
     await worker?.stop();
     setTimeout(() => server?.closeAllConnections(), 10_000).unref();
     await closing;
+    if (warming) await Promise.race([warming, delay(WARM_UP_SHUTDOWN_WAIT_MS)]);
     for (const c of cleanups) await c().catch(() => undefined);
     await fetcher.close().catch(() => undefined);
     await closeDb();
@@ -184,6 +189,8 @@ async function main() {
 
 /** A signal this soon after the first is the same Ctrl-C delivered again, not a second request. */
 const REPEATED_SIGNAL_MS = 2000;
+/** How long a shutdown waits for an engine warm-up still loading its models (normally 1-2 s). */
+const WARM_UP_SHUTDOWN_WAIT_MS = 15_000;
 
 /** Undoes what a failed start already did (stops the embedded PostgreSQL). */
 let onStartFailure: (() => Promise<void>) | undefined;

@@ -119,6 +119,24 @@ describe('zero-setup start on the embedded PostgreSQL', () => {
     expect(alive(pid)).toBe(false);
   }, 240_000);
 
+  it('SIGTERM while the models still load waits for them, then exits 0 (exiting mid-load aborted the process)', async () => {
+    // onnxruntime-node throws a native error, and the process dies of SIGABRT, when the process exits
+    // while it is still creating a session. The banner comes before the warm-up (about 1.5 s) is done.
+    const env = { MEDIAGEN_DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1' };
+    const s = start(env);
+    await started(s);
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toBe(0);
+    const out = s.out();
+    const shuttingDown = out.indexOf('SIGTERM: shutting down');
+    const loaded = out.indexOf('moderation and face models loaded');
+    const stopped = out.indexOf('] stopped');
+    expect(shuttingDown).toBeGreaterThan(-1);
+    expect(loaded).toBeGreaterThan(shuttingDown); // the signal came mid-warm-up...
+    expect(stopped).toBeGreaterThan(loaded); // ...and the exit waited for it
+    expect(out).not.toMatch(/Napi::Error|terminate called/);
+  }, 240_000);
+
   it('a postgres orphaned by a killed server is recovered on the next start', async () => {
     const env = { MEDIAGEN_DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1' };
     const first = start(env);
