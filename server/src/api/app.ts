@@ -15,6 +15,8 @@ import { getAccountRoute } from './admin/getAccount.js';
 import { authenticate } from './auth.js';
 import { errorHandler, notFound, sendError } from './errors.js';
 import type { GenerationEvents } from './generationEvents.js';
+import { bodyAfterAuth, prefetchModerationImage } from './prefetchImage.js';
+import { RecentKeys } from './recentKeys.js';
 import { detectFacesRoute } from './routes/detectFaces.js';
 import { faceSwapRoute } from './routes/faceSwap.js';
 import { getStatus } from './routes/getStatus.js';
@@ -61,7 +63,8 @@ export function createApp(ctx: AppContext, events: GenerationEvents, readiness: 
   app.get('/files/*key', serveFile(ctx));
 
   const api = express.Router();
-  const auth = authenticate(ctx);
+  const recentKeys = new RecentKeys();
+  const auth = authenticate(ctx, recentKeys);
   // GET /status/{id} and submit authenticate inside their single query (the hot paths).
   api.get('/status/:id', getStatus(ctx, events));
   api.get('/models', auth, listModels(ctx));
@@ -70,7 +73,14 @@ export function createApp(ctx: AppContext, events: GenerationEvents, readiness: 
   );
   api.post('/face-swap/detect', auth, json, detectFacesRoute(ctx));
   api.post('/face-swap', auth, json, faceSwapRoute(ctx));
-  api.post('/moderation', auth, json, moderateRoute(ctx));
+  // An image's download starts while a recently accepted key is checked (prefetchImage.ts).
+  api.post(
+    '/moderation',
+    prefetchModerationImage(ctx, recentKeys, json),
+    auth,
+    bodyAfterAuth(json),
+    moderateRoute(ctx),
+  );
   api.post('/:model/:task', json, submitGeneration(ctx));
   api.use(auth); // any other path: 401 without a valid key, else the 404 below
   app.use(API_PREFIX, api);

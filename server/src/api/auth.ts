@@ -7,6 +7,7 @@ import type { RequestHandler, Response } from 'express';
 import { hashApiKey } from '../accounts/apiKeys.js';
 import type { AppContext } from '../context.js';
 import { sendError } from './errors.js';
+import type { RecentKeys } from './recentKeys.js';
 
 export interface AuthedLocals {
   accountId: string;
@@ -76,14 +77,19 @@ export function checkAuth(
   }
 }
 
-export function authenticate(ctx: AppContext): RequestHandler {
+/** `recentKeys`, when given, learns which keys were accepted and refused (a hint, see recentKeys.ts). */
+export function authenticate(ctx: AppContext, recentKeys?: RecentKeys): RequestHandler {
   return (req, res, next) => {
     const key = bearerKey(req.headers.authorization);
     if (!key) return void checkAuth(ctx, res, req.headers.authorization, undefined);
+    const params = authParams(ctx, key);
     ctx.pool
-      .query<AuthRow>(`select * from ${AUTHENTICATE_SQL}`, authParams(ctx, key))
+      .query<AuthRow>(`select * from ${AUTHENTICATE_SQL}`, params)
       .then(({ rows }) => {
-        if (checkAuth(ctx, res, req.headers.authorization, rows[0])) next();
+        const accepted = checkAuth(ctx, res, req.headers.authorization, rows[0]);
+        if (accepted) recentKeys?.accepted(params[0]);
+        else recentKeys?.refused(params[0]);
+        if (accepted) next();
       })
       .catch(next);
   };

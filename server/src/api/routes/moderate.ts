@@ -5,7 +5,8 @@
  * (billing/pendingModerationCount.ts), so billing adds no time to the call; the count is taken back
  * if the call fails after all. A video, whose frames can still turn out unreadable one by one, is
  * counted once it has been scored. Only successful calls count. duration_ms is measured here, from
- * the validated request to the verdict: download, frame sampling and every classifier call.
+ * the validated request to the verdict: download, frame sampling and every classifier call. An image
+ * whose download began while the key was checked (../prefetchImage.ts) is taken from there.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,6 +29,7 @@ import { VideoDecodeError } from '../../engines/moderation/videoFrames.js';
 import { EngineError } from '../../engines/types.js';
 import { MediaFetchError } from '../../media/fetch.js';
 import { ApiError, internalError, route } from '../errors.js';
+import { prefetchedImage } from '../prefetchImage.js';
 
 function round(n: number, digits = 4): number {
   const f = 10 ** digits;
@@ -95,8 +97,10 @@ export function moderateRoute(ctx: AppContext): RequestHandler {
           score: await classify(() => engine.scoreText(body.text!, body.policy, controller.signal)),
         };
       } else if (mediaType === 'image') {
-        const { bytes } = await fetched(() =>
-          ctx.fetcher.fetchBytes(body.image_url!, 'image_url', ['image'], controller.signal),
+        const { bytes } = await fetched(
+          () =>
+            prefetchedImage(res, body.image_url!) ??
+            ctx.fetcher.fetchBytes(body.image_url!, 'image_url', ['image'], controller.signal),
         );
         scored = {
           score: await classify(() =>
