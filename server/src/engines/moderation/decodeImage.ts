@@ -72,7 +72,9 @@ export async function decodeToSquareRgb(image: Buffer, size: number): Promise<Rg
     let picture = sharp(working.data, { raw: { width: working.width, height: working.height, channels: 3 } });
     const box = borderToTrim(working);
     if (box) picture = picture.extract(box);
-    return rgbOf(await picture.resize(size, size, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true }));
+    return rgbOf(
+      await picture.resize(size, size, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true }),
+    );
   } catch (error) {
     throw new ImageDecodeError(`image could not be decoded: ${(error as Error).message}`);
   }
