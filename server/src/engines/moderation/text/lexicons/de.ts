@@ -2443,6 +2443,7 @@ export const de: Lexicon = {
       'kalorien ~2 verbrennen',
       'fett verbrennen',
       'zeit totschlagen',
+      'eigenen kopf ~2 unter wasser',
       'die zeit totschlagen',
       'eier schlagen',
       'sahne schlagen',

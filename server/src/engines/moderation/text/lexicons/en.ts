@@ -2722,6 +2722,8 @@ export const en: Lexicon = {
       'shooting ~4 with ~2 {gtoy}',
       'shot with ~2 {gtoy}',
       'kill time',
+      'own head under',
+      'own heads under',
       'killing time',
       'killed time',
       'kill two birds',

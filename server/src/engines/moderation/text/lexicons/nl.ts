@@ -2008,6 +2008,8 @@ export const nl: Lexicon = {
       'calorieen verbranden',
       'vet verbranden',
       'de tijd doden',
+      'eigen hoofd onder water',
+      'eigen hoofden onder water',
       'tijd doden',
       'eieren ~1 slaan',
       'de eieren kloppen',
