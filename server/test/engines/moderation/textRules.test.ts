@@ -244,6 +244,20 @@ describe('scoring rules', () => {
     expect(split.score).toBeGreaterThanOrEqual(0.5);
   });
 
+  it('stops a negation after the match at a result clause opened without a comma (negation.closeAfter)', async () => {
+    // nl writes no comma before zodat: "nooit" belongs to "so that he would never talk again".
+    const result = await scoreTextDetailed(
+      'Ze sloegen hem in elkaar zodat hij nooit meer zou praten.',
+      'violence',
+    );
+    expect(result.score).toBeGreaterThanOrEqual(0.5);
+    expect(result.evidence.every((e) => !e.negated)).toBe(true);
+    // Without one, a negation after the verb still negates, as Dutch negates there.
+    const never = await scoreTextDetailed('Ik sla hem nooit meer in elkaar, dat beloof ik.', 'violence');
+    expect(never.score).toBeLessThan(0.5);
+    expect(never.evidence.every((e) => e.negated)).toBe(true);
+  });
+
   it('lets a refutation after a claim deny it across clause ends (negation.refute)', async () => {
     expect((await scoreTextDetailed('Женщины тупее мужчин.', 'hate')).score).toBeGreaterThanOrEqual(0.5);
     expect((await scoreTextDetailed('Женщины тупее мужчин, это факт.', 'hate')).score).toBeGreaterThanOrEqual(

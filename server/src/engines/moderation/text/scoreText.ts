@@ -26,7 +26,7 @@
  * | hate     | dehumanising word alone ("rats in the cellar")                  | 0.20   |
  *
  * Damping (multiplied): negated (a negation word within 3 words before, or after in languages that
- * negate after the verb, in the same clause) x0.15; inside quotation marks x0.35; the sentence reports
+ * negate after the verb, in the same clause and before a result clause such as nl "zodat") x0.15; inside quotation marks x0.35; the sentence reports
  * or condemns (said, police, court, according to, condemned) x0.35; violence in or next to a sentence
  * about play (a workout, a video game) x0.35. A slur is damped by a negation only where the sentence
  * talks about the word ("we don't say X"), not in "don't rent to X".
@@ -86,6 +86,7 @@ interface CompiledLexicon {
   lex: Lexicon;
   negBefore: CompiledTerm[];
   negAfter: CompiledTerm[];
+  negCloseAfter: CompiledTerm[];
   negInto: Set<string>;
   negRefute: CompiledTerm[];
   reporting: CompiledTerm[];
@@ -150,6 +151,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       lex,
       negBefore: t(lex.negation.before),
       negAfter: t(lex.negation.after),
+      negCloseAfter: t(lex.negation.closeAfter ?? []),
       negInto: new Set((lex.negation.into ?? []).map((w) => normalize(w, lang))),
       negRefute: t(lex.negation.refute ?? []),
       reporting: t(lex.reporting),
@@ -229,7 +231,14 @@ function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader
   )
     return true;
   const after = findTerms(s, c.negAfter).filter(own);
-  if (after.some((n) => n.start >= m.end && n.start <= m.end + window && !clauseBreak(s, m.end, n.start)))
+  // "... zodat hij nooit meer ...": a result clause between the match and the negation closes it.
+  const closers = after.length > 0 && c.negCloseAfter.length > 0 ? findTerms(s, c.negCloseAfter) : [];
+  const closed = (n: TermMatch) => closers.some((k) => k.start >= m.end && k.end <= n.start);
+  if (
+    after.some(
+      (n) => n.start >= m.end && n.start <= m.end + window && !clauseBreak(s, m.end, n.start) && !closed(n),
+    )
+  )
     return true;
   // A refutation after the claim, in any clause of the sentence: "женщины тупее мужчин — это миф".
   if (s.tokens.length > 0 && c.negRefute.length > 0) {

@@ -1705,6 +1705,7 @@ export const nl: Lexicon = {
     ],
     before: ['niet', 'nooit', 'geen', 'niemand', 'zonder', 'tegen !{wall} !{gagainst}'],
     after: ['niet', 'nooit'],
+    closeAfter: ['zodat', 'waardoor', 'totdat', 'tot', 'opdat', 'zo hard dat', 'zo erg dat'],
   },
   reporting: [
     'in de film',

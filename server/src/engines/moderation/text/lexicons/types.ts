@@ -42,6 +42,12 @@ export interface Lexicon {
      */
     into?: string[];
     /**
+     * Words that open a following clause of result or purpose, written without a comma: a negation
+     * after the match and beyond one of them belongs to that clause, not to the match. nl `zodat` in
+     * "ze sloegen hem in elkaar zodat hij nooit meer zou praten" (so that he would never talk again).
+     */
+    closeAfter?: string[];
+    /**
      * Words after a claim that deny it, reaching across clause ends in the same sentence (up to
      * REFUTE_WINDOW_WORDS after the match): ru `это миф` in "женщины тупее мужчин — это миф".
      */
