@@ -39,6 +39,9 @@ export function prefetchModerationImage(
     const key = bearerKey(req.headers.authorization);
     if (!key || !recentKeys.has(hashApiKey(key))) return next();
     const locals = res.locals as PrefetchLocals;
+    // From the start: a client that leaves while its body arrives starts no download either.
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
     // The body is read beside the key's query (next() is not kept waiting), as it is when read after.
     locals.bodyRead = new Promise<void>((resolve) => {
       void json(req, res, (error?: unknown) => {
@@ -49,10 +52,9 @@ export function prefetchModerationImage(
         }
         const parsed = ModerationRequest.safeParse(req.body ?? {});
         if (!parsed.success || moderationMediaType(parsed.data) !== 'image') return;
-        if (res.headersSent) return; // the key was refused while the body arrived
+        // The key was refused, or the client left, while the body arrived.
+        if (res.headersSent || controller.signal.aborted) return;
         const url = parsed.data.image_url!;
-        const controller = new AbortController();
-        res.on('close', () => controller.abort());
         ctx.log.debug(
           `image_url download started while the key is checked [${String(res.getHeader('x-request-id'))}]`,
         );
