@@ -382,6 +382,20 @@ describe('scoring rules', () => {
     expect((await scoreTextDetailed("Let's kill time at the station.", 'violence')).score).toBeLessThan(0.5);
   });
 
+  it('lets an ordinary phrase drop only the matches it overlaps, not a shorter one beside it', async () => {
+    // pt "bateu a cabeça" (hit his head) is ordinary: it drops the match running through it, while the
+    // blow before it ("levou um tapa tão forte que") still counts.
+    const slap = await scoreTextDetailed(
+      'Ele levou um tapa tão forte que bateu a cabeça na parede.',
+      'violence',
+    );
+    expect(slap.score).toBeGreaterThanOrEqual(0.5);
+    expect(slap.evidence.map((e) => e.term)).toEqual(['{gdar} ~1 {gnountapa} {gtanto} que']);
+    expect(
+      (await scoreTextDetailed('Ele bateu a cabeça na porta do armário.', 'violence')).score,
+    ).toBeLessThan(0.5);
+  });
+
   it('keeps a reporting word that is part of the threat from damping it', async () => {
     const threat = await scoreTextDetailed(
       'Ich weiß, wo deine Frau arbeitet. Überleg dir gut, ob du zur Polizei gehst.',

@@ -335,8 +335,10 @@ function scoreSentence(
     for (const m of veiled) add('violenceVeiled', m);
     // A picture of a person being hurt, or a killing told with its gore: described, not reported (a
     // report is damped like any other).
-    for (const m of longestMatches(findTerms(s, c.graphic)))
-      if (!overlaps(m, incitement) && !ordinary(m)) add('violenceGraphic', m);
+    // Ordinary phrases are set aside before the longest matches are kept: "levou um tapa tão forte que
+    // bateu a cabeça" keeps the blow when the longer match through the benign "bateu a cabeça" goes.
+    const graphic = findTerms(s, c.graphic).filter((m) => !overlaps(m, incitement) && !ordinary(m));
+    for (const m of longestMatches(graphic)) add('violenceGraphic', m);
     if (c.threatCues.length > 0)
       for (const m of longestMatches(findTerms(s, c.threatCues)))
         if (!overlaps(m, [...incitement, ...veiled])) add('violenceCue', m);

@@ -1841,6 +1841,9 @@ export const zh: Lexicon = {
     benign: [
       '{notperson}~2被~4{zhgfx}',
       '{zhgfx}~3{notperson}',
+      // ...and the gore told after it (丧尸被爆头，脑浆四溅), which is not evidence on its own then.
+      '{notperson}~2被~4{zhgfx}~12{zhgore}',
+      '{zhgfx}~3{notperson}~12{zhgore}',
       // Rain, hail and a ball that hit a head: 雨点砸在我头上.
       '雨~4{zhit}在',
       '冰雹~4{zhit}在',
