@@ -396,6 +396,39 @@ describe('scoring rules', () => {
     ).toBeLessThan(0.5);
   });
 
+  it('does not read an ordinary word that shares a violent stem as a violent act (wildcardExceptions)', async () => {
+    // Each of these was a threat at 0.84: a first person ("I will", "je vais", "voglio") made the
+    // stem's match one.
+    const ordinary = [
+      'I will clean the stable tomorrow.',
+      'We should keep the prices stable.',
+      'I will meet the executive director tomorrow.',
+      "I'm going to listen to the Beatles tonight.",
+      'I will tell you the punchline later.',
+      'We should plant rapeseed this spring.',
+      "Je vais parler de la violence à l'école.",
+      'Je vais acheter des violettes pour ma mère.',
+      'Je vais vous montrer un exemple frappant.',
+      'Voglio comprare uno scanner nuovo.',
+      'Ich will verletzlich sein dürfen.',
+      'Ik wil de verbrandingsmotor uitleggen.',
+      'Demain je vais avoir une journée massacrante.',
+      'Voglio evitare altri impicci con il vicino.',
+      'Ich will diese Saison verletzungsfrei bleiben.',
+    ];
+    for (const text of ordinary)
+      expect((await scoreTextDetailed(text, 'violence')).score, text).toBeLessThan(0.5);
+    // The verbs themselves still read.
+    for (const threat of [
+      'I will stab him tomorrow.',
+      'Je vais la violer.',
+      'Je vais te frapper.',
+      'Ich werde dich verletzen.',
+      'Ik ga je huis verbranden.',
+    ])
+      expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
+  });
+
   it('keeps a reporting word that is part of the threat from damping it', async () => {
     const threat = await scoreTextDetailed(
       'Ich weiß, wo deine Frau arbeitet. Überleg dir gut, ob du zur Polizei gehst.',

@@ -5,8 +5,34 @@
 import { isUnspaced, type TextLanguage } from './languages.js';
 import { isQuoted, normalize, quotedRanges, wordBoundaries, wordTokens, type WordToken } from './tokenize.js';
 
+/**
+ * Words a prefix or suffix wildcard must not read (a lexicon's `wildcardExceptions`): fr `viole*`
+ * (rape) is not "violette" or "violence", it `scann*` (slit) not "scanner".
+ */
+export interface WildcardExceptions {
+  words: ReadonlySet<string>;
+  prefixes: readonly string[];
+}
+
+export function compileWildcardExceptions(
+  list: readonly string[] | undefined,
+  lang: TextLanguage,
+): WildcardExceptions | undefined {
+  if (!list || list.length === 0) return undefined;
+  const norm = list.map((w) => normalize(w, lang).trim());
+  return {
+    words: new Set(norm.filter((w) => !w.endsWith('*'))),
+    prefixes: norm.filter((w) => w.endsWith('*')).map((w) => w.slice(0, -1)),
+  };
+}
+
+function excepted(form: string, except: WildcardExceptions | undefined): boolean {
+  return !!except && (except.words.has(form) || except.prefixes.some((p) => form.startsWith(p)));
+}
+
 type WordPattern =
-  | { kind: 'exact' | 'prefix' | 'suffix'; text: string }
+  | { kind: 'exact'; text: string }
+  | { kind: 'prefix' | 'suffix'; text: string; except?: WildcardExceptions }
   /** `{name}`: any term of the lexicon's word class `name` (a term may be several words). */
   | { kind: 'class'; name: string; terms: readonly CompiledTerm[] }
   /** `~N`: 0 to N words of any kind (zh/ja: 0 to N characters). */
@@ -118,6 +144,7 @@ export function compileTerms(
   terms: readonly string[],
   lang: TextLanguage,
   classes: TermClasses = {},
+  except?: WildcardExceptions,
 ): CompiledTerm[] {
   return terms.map((source) => {
     const norm = normalize(source, lang).trim();
@@ -130,7 +157,9 @@ export function compileTerms(
         if (w === '$' && !isUnspaced(lang)) return { kind: 'end' };
         if (w.length > 1 && w.startsWith('!')) {
           const inner = /^!\{([a-z0-9_]+)\}$/.exec(w);
-          const terms = inner ? classTerms(classes, inner[1]!, source) : compileTerms([w.slice(1)], lang);
+          const terms = inner
+            ? classTerms(classes, inner[1]!, source)
+            : compileTerms([w.slice(1)], lang, {}, except);
           return { kind: 'not', terms };
         }
         const slot = /^\{([a-z0-9_]+)\}$/.exec(w);
@@ -138,8 +167,8 @@ export function compileTerms(
         if (slot) return { kind: 'class', name: slot[1]!, terms: classTerms(classes, slot[1]!, source) };
         const gap = /^~(\d+)$/.exec(w);
         if (gap) return { kind: 'gap', max: Number(gap[1]) };
-        if (w.length > 1 && w.endsWith('*')) return { kind: 'prefix', text: w.slice(0, -1) };
-        if (w.length > 1 && w.startsWith('*')) return { kind: 'suffix', text: w.slice(1) };
+        if (w.length > 1 && w.endsWith('*')) return { kind: 'prefix', text: w.slice(0, -1), except };
+        if (w.length > 1 && w.startsWith('*')) return { kind: 'suffix', text: w.slice(1), except };
         return { kind: 'exact', text: w };
       });
     const compiled: CompiledTerm = { source, words, substring: norm.replace(/\*/g, '') };
@@ -152,15 +181,14 @@ export function compileTerms(
 }
 
 function wordMatches(
-  pattern: { kind: 'exact' | 'prefix' | 'suffix'; text: string },
+  pattern: Extract<WordPattern, { kind: 'exact' | 'prefix' | 'suffix' }>,
   token: WordToken,
 ): boolean {
   return token.forms.some((form) =>
     pattern.kind === 'exact'
       ? form === pattern.text
-      : pattern.kind === 'prefix'
-        ? form.startsWith(pattern.text)
-        : form.endsWith(pattern.text),
+      : (pattern.kind === 'prefix' ? form.startsWith(pattern.text) : form.endsWith(pattern.text)) &&
+        !excepted(form, pattern.except),
   );
 }
 

@@ -44,6 +44,7 @@ import { LATIN_PLAY } from './lexicons/play.js';
 import type { Lexicon } from './lexicons/types.js';
 import {
   compileTerms,
+  compileWildcardExceptions,
   longestMatches,
   findTerms,
   prepareSentence,
@@ -142,11 +143,14 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
   if (!c) {
     const lex = LEXICONS[lang];
     if (!lex) return undefined;
-    const classes: Record<string, CompiledTerm[]> = { group: compileTerms(lex.hate.groups, lang) };
+    const except = compileWildcardExceptions(lex.wildcardExceptions, lang);
+    const classes: Record<string, CompiledTerm[]> = {
+      group: compileTerms(lex.hate.groups, lang, {}, except),
+    };
     // In order: a class may use the classes listed before it.
     for (const [name, terms] of Object.entries(lex.classes))
-      classes[name] = compileTerms(terms, lang, classes);
-    const t = (terms: readonly string[]) => compileTerms(terms, lang, classes);
+      classes[name] = compileTerms(terms, lang, classes, except);
+    const t = (terms: readonly string[]) => compileTerms(terms, lang, classes, except);
     c = {
       lex,
       negBefore: t(lex.negation.before),

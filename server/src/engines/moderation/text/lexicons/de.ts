@@ -2,6 +2,15 @@ import type { Lexicon } from './types.js';
 
 export const de: Lexicon = {
   lang: 'de',
+  // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
+  wildcardExceptions: [
+    'verletzungsfrei*',
+    'verletzungsbedingt*',
+    'verletzungspause*',
+    'verletzungsanfällig*',
+    'verletzlich*',
+    'verletzbar*',
+  ],
   classes: {
     // A time after "um": "ich bringe dich um acht (nach Hause)" is a lift, not a threat.
     clock: [

@@ -15,6 +15,8 @@ const HOT_TOOLS = [
 
 export const es: Lexicon = {
   lang: 'es',
+  // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
+  wildcardExceptions: ['atropelladamente', 'fusil', 'fusiles'],
   classes: {
     quemable: [
       'incienso',

@@ -2,6 +2,19 @@ import type { Lexicon } from './types.js';
 
 export const fr: Lexicon = {
   lang: 'fr',
+  // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
+  wildcardExceptions: [
+    'frappeur*',
+    'massacrant*',
+    'violet*',
+    'violette*',
+    'violence*',
+    'violemment',
+    'violon*',
+    'violace*',
+    'frappant*',
+    'attaquant*',
+  ],
   classes: {
     burnablefr: [
       'des bougies',
@@ -2343,6 +2356,7 @@ export const fr: Lexicon = {
   },
   violence: {
     benign: [
+      'faute* de frappe',
       'tuer le temps',
       'tuer le temps en',
       'bruler des calories',

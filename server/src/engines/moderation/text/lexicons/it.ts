@@ -2,6 +2,8 @@ import type { Lexicon } from './types.js';
 
 export const it: Lexicon = {
   lang: 'it',
+  // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
+  wildcardExceptions: ['impicci*', 'massacrant*', 'scanner*', 'picchio', 'picchiett*'],
   classes: {
     bruciabile: [
       'candele',

@@ -15,6 +15,8 @@ const PT_EM_PERSON = [
 
 export const pt: Lexicon = {
   lang: 'pt',
+  // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
+  wildcardExceptions: ['massacrant*'],
   classes: {
     // What "matar" kills in idioms: matar a saudade (catch up), a fome, a sede, o tempo, aula; and
     // the Spanish forms, since a short Spanish text is read by this lexicon too.

@@ -23,6 +23,12 @@ import type { TextLanguage } from '../languages.js';
 export interface Lexicon {
   lang: TextLanguage;
   /**
+   * Words that no `word*` or `*word` term of this lexicon reads (`word*` here: any word starting so):
+   * fr `viole*` (violer, to rape) must not read "violette" or "violence", and a threat's first person
+   * beside it ("je vais acheter des violettes") would make it one.
+   */
+  wildcardExceptions?: string[];
+  /**
    * Word classes for constructions: harm verbs, body parts, possessives and object pronouns, crime
    * nouns, sexual acts... Each entry is a term (words, wildcards; no classes inside a class).
    */
