@@ -418,6 +418,17 @@ describe('scoring rules', () => {
     ];
     for (const text of ordinary)
       expect((await scoreTextDetailed(text, 'violence')).score, text).toBeLessThan(0.5);
+    // Slurs and sexual words too: "a chink of light", "kaffir lime", "niggardly", "striped".
+    for (const text of [
+      'A chink of light came through the curtains.',
+      'I bought kaffir lime leaves for the curry.',
+      'He was niggardly with praise.',
+    ])
+      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+    expect((await scoreTextDetailed('The striped shirt has blue stripes.', 'nsfw')).score).toBeLessThan(0.5);
+    expect((await scoreTextDetailed('Those kaffirs should leave.', 'hate')).score).toBeGreaterThanOrEqual(
+      0.5,
+    );
     // The verbs themselves still read.
     for (const threat of [
       'I will stab him tomorrow.',

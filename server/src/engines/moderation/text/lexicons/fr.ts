@@ -4,6 +4,9 @@ export const fr: Lexicon = {
   lang: 'fr',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: [
+    'excitant*',
+    'excitation*',
+    'excitabl*',
     'frappeur*',
     'massacrant*',
     'violet*',
