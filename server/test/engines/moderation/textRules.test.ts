@@ -415,6 +415,8 @@ describe('scoring rules', () => {
       'Demain je vais avoir une journée massacrante.',
       'Voglio evitare altri impicci con il vicino.',
       'Ich will diese Saison verletzungsfrei bleiben.',
+      'Ik ga zaterdag naar de schietclub.',
+      'Хочу задушевно поговорить с тобой.',
     ];
     for (const text of ordinary)
       expect((await scoreTextDetailed(text, 'violence')).score, text).toBeLessThan(0.5);
@@ -423,6 +425,8 @@ describe('scoring rules', () => {
       'A chink of light came through the curtains.',
       'I bought kaffir lime leaves for the curry.',
       'He was niggardly with praise.',
+      'Ik ga die opmerking gewoon negeren.', // nl negeren: to ignore
+      'Хочу сделать педикюр в субботу.', // a pedicure
     ])
       expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
     expect((await scoreTextDetailed('The striped shirt has blue stripes.', 'nsfw')).score).toBeLessThan(0.5);

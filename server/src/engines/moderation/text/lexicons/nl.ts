@@ -3,7 +3,26 @@ import type { Lexicon } from './types.js';
 export const nl: Lexicon = {
   lang: 'nl',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
-  wildcardExceptions: ['verbranding*'],
+  wildcardExceptions: [
+    'negeren',
+    'negering*',
+    'negeer*',
+    'geill*',
+    'naaktslak*',
+    'naaktzadig*',
+    'schietclub*',
+    'schietlood*',
+    'schietgebed*',
+    'schietbaan*',
+    'schietstoel*',
+    'schietschijf*',
+    'schietoefening*',
+    'schietles*',
+    'martelaar*',
+    'martelares*',
+    'martelaren*',
+    'verbranding*',
+  ],
   classes: {
     burnplace: ['in de fik', 'in brand', 'platbranden', 'opblazen', 'in de fik steken', 'in brand steken'],
     worship: ['moskee', 'synagoge', 'kerk', 'azc', 'het azc', 'de moskee', 'die moskee', 'de synagoge'],

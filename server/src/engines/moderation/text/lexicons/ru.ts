@@ -47,6 +47,8 @@ const DIE_CRUDE = ['сдохнешь', 'сдохнете', 'подохнешь',
 
 export const ru: Lexicon = {
   lang: 'ru',
+  // Words a wildcard term must not read (types.ts): ordinary words that share a stem.
+  wildcardExceptions: ['педикюр*', 'педикулез*', 'задушевн*', 'закопане'],
   classes: {
     burnplace: ['сожжем', 'сжечь', 'спалить', 'спалим', 'поджечь', 'подожжем', 'взорвать', 'взорвем'],
     worship: ['мечеть', 'мечети', 'синагогу', 'синагоги', 'церковь', 'церкви'],
