@@ -416,6 +416,8 @@ describe('scoring rules', () => {
       'Voglio evitare altri impicci con il vicino.',
       'Ich will diese Saison verletzungsfrei bleiben.',
       'Ik ga zaterdag naar de schietclub.',
+      'Ich will einen Abstecher nach Rom machen.',
+      'Ich will wissen, wie viel Niederschlag morgen fällt.',
       'Хочу задушевно поговорить с тобой.',
     ];
     for (const text of ordinary)
@@ -427,6 +429,8 @@ describe('scoring rules', () => {
       'He was niggardly with praise.',
       'Ik ga die opmerking gewoon negeren.', // nl negeren: to ignore
       'Хочу сделать педикюр в субботу.', // a pedicure
+      'Die Schleiereule jagt nachts Mäuse.', // the barn owl
+      'Mein Sohn hat eine Spastik im linken Bein.',
     ])
       expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
     expect((await scoreTextDetailed('The striped shirt has blue stripes.', 'nsfw')).score).toBeLessThan(0.5);

@@ -4,6 +4,15 @@ export const de: Lexicon = {
   lang: 'de',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: [
+    'abstecher*',
+    'niederschlag',
+    'niederschlags*',
+    'totschlagargument*',
+    'spastik*',
+    'spastisch*',
+    'nacktschneck*',
+    'nacktscanner*',
+    'nacktamöbe*',
     'negeren',
     'negering*',
     'verletzungsfrei*',
@@ -3453,6 +3462,22 @@ export const de: Lexicon = {
   },
   hate: {
     benign: [
+      // The barn owl, not the slur for a veiled woman.
+      'schleiereule* ~6 {r6tier}',
+      '{r6tier} ~6 schleiereule*',
+      'schleiereule* ~4 scheune',
+      'schleiereule* ~4 jagt',
+      'schleiereule* ~4 jagen',
+      'schleiereule* ~4 nest*',
+      'schleiereule* ~4 garten',
+      'schleiereule* ~4 maus*',
+      'schleiereule* ~4 mause*',
+      'schleiereule* ~4 vogel*',
+      'schleiereule* ~4 eule*',
+      'schleiereule* ~4 nachts',
+      'schleiereule* ~4 brut*',
+      'schleiereule* ~4 gesehen',
+      'schleiereule* ~4 beobachtet',
       'zigeunerschnitzel*',
       'zigeunersoße',
       'zigeunersosse',
