@@ -27,6 +27,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MODERATION_POLICIES } from '@mediagen/core';
 import type { ModerationPolicyName } from '../../types.js';
 import { InferenceQueue } from '../inferenceQueue.js';
 import { WordPieceTokenizer, type Encoded } from './wordPiece.js';
@@ -73,7 +74,7 @@ function validate(raw: unknown, dir: string): OnnxClassifierConfig {
   if (!Array.isArray(c.labels) || c.labels.length === 0) fail('labels must be a non-empty array');
   if (!c.policies || typeof c.policies !== 'object') fail('policies must map policy names to label lists');
   for (const [policy, labels] of Object.entries(c.policies!)) {
-    if (!['nsfw', 'violence', 'hate'].includes(policy)) fail(`unknown policy "${policy}"`);
+    if (!(MODERATION_POLICIES as readonly string[]).includes(policy)) fail(`unknown policy "${policy}"`);
     for (const label of labels ?? [])
       if (!c.labels!.includes(label)) fail(`policy ${policy}: unknown label "${label}"`);
   }

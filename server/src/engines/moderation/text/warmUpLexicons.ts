@@ -7,11 +7,9 @@
  * languages so that requests arriving meanwhile are not held up.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ModerationPolicyName } from '../../types.js';
+import { MODERATION_POLICIES } from '@mediagen/core';
 import type { TextLanguage } from './languages.js';
 import { scoreTextWithLanguages } from './scoreText.js';
-
-const POLICIES: readonly ModerationPolicyName[] = ['nsfw', 'violence', 'hate'];
 
 /** An ordinary sentence per language, with a second sentence, a number and a quotation. */
 export const WARM_UP_SAMPLES: Record<TextLanguage, string> = {
@@ -35,7 +33,7 @@ const ROUNDS = 3;
 export async function warmUpLexicons(): Promise<void> {
   for (const lang of Object.keys(WARM_UP_SAMPLES) as TextLanguage[]) {
     for (let round = 0; round < ROUNDS; round++) {
-      for (const policy of POLICIES) scoreTextWithLanguages(WARM_UP_SAMPLES[lang], policy, [lang]);
+      for (const policy of MODERATION_POLICIES) scoreTextWithLanguages(WARM_UP_SAMPLES[lang], policy, [lang]);
     }
     await nextTurn();
   }
