@@ -401,6 +401,8 @@ describe('scoring rules', () => {
     // stem's match one.
     const ordinary = [
       'I will clean the stable tomorrow.',
+      // The same stems in a class (gact): a stable with blood in it is not a stabbing.
+      'The mare gave birth in the stable and there was blood everywhere.',
       'We should keep the prices stable.',
       'I will meet the executive director tomorrow.',
       "I'm going to listen to the Beatles tonight.",

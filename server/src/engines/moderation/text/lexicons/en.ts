@@ -4,6 +4,23 @@ export const en: Lexicon = {
   lang: 'en',
   // Words a wildcard term must not read (types.ts): ordinary words that share a stem.
   wildcardExceptions: [
+    // Besides the verbs (spelled out in violence.verbs), these stems stay wildcards in classes such as
+    // gact ("stabbed to death, blood everywhere"): "the stable" is not a stabbing.
+    'stabl*',
+    'stabil*',
+    'stabile*',
+    'punchline*',
+    'punchbowl*',
+    'kickoff*',
+    'kickback*',
+    'kickstart*',
+    'kickbox*',
+    'kickball*',
+    'bashful*',
+    'chokeberr*',
+    'chokecherr*',
+    'burnish*',
+    'burnout*',
     'stripe*',
     'striped',
     'striping*',
