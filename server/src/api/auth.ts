@@ -86,10 +86,10 @@ export function authenticate(ctx: AppContext, recentKeys?: RecentKeys): RequestH
     ctx.pool
       .query<AuthRow>(`select * from ${AUTHENTICATE_SQL}`, params)
       .then(({ rows }) => {
-        const accepted = checkAuth(ctx, res, req.headers.authorization, rows[0]);
-        if (accepted) recentKeys?.accepted(params[0]);
-        else recentKeys?.refused(params[0]);
-        if (accepted) next();
+        if (checkAuth(ctx, res, req.headers.authorization, rows[0])) {
+          recentKeys?.accepted(params[0]);
+          next();
+        } else recentKeys?.refused(params[0]);
       })
       .catch(next);
   };

@@ -26,9 +26,9 @@
  * | hate     | dehumanising word alone ("rats in the cellar")                  | 0.20   |
  *
  * Damping (multiplied): negated (a negation word within 3 words before, or after in languages that
- * negate after the verb, in the same clause and before a result clause such as nl "zodat") x0.15; inside quotation marks x0.35; the sentence reports
- * or condemns (said, police, court, according to, condemned) x0.35; violence in or next to a sentence
- * about play (a workout, a video game) x0.35. A slur is damped by a negation only where the sentence
+ * negate after the verb, in the same clause and before a result clause such as nl "zodat") x0.15;
+ * inside quotation marks x0.35; the sentence reports or condemns (said, police said, court, according
+ * to, condemned) x0.35; violence in or next to a sentence about play (a workout, a video game) x0.35. A slur is damped by a negation only where the sentence
  * talks about the word ("we don't say X"), not in "don't rent to X".
  * A sentence's score is the noisy-OR of its evidence, 1 - prod(1 - w); veiled and weak threat cues
  * also count together over two neighbouring sentences; the text's raw score is its highest sentence; the answer is 0.01 + 0.98 * raw (so clean text scores 0.01, like an ordinary
