@@ -188,7 +188,8 @@ function wordMatches(
     pattern.kind === 'exact'
       ? form === pattern.text
       : (pattern.kind === 'prefix' ? form.startsWith(pattern.text) : form.endsWith(pattern.text)) &&
-        !excepted(form, pattern.except),
+        // Every form of the word: ar البلوطي (oaken) is not لوطي* once its ب is read as a proclitic.
+        !token.forms.some((f) => excepted(f, pattern.except)),
   );
 }
 
@@ -352,13 +353,24 @@ function termIndex(terms: readonly CompiledTerm[]): TermIndex {
   return index;
 }
 
+/** A katakana letter or the long-vowel mark: the letters of a loanword written in katakana. */
+const KATAKANA = /[\p{Script=Katakana}\u30FC]/u;
+
+/**
+ * A term that starts with katakana must start a katakana word: "フェラ" is not read in カフェラテ
+ * (caffe latte) nor "チョン" in クエスチョン or ランチョン, while "ポルノサイト" still holds "ポルノ".
+ */
+function midKatakana(text: string, at: number, needle: string): boolean {
+  return at > 0 && KATAKANA.test(needle.charAt(0)) && KATAKANA.test(text.charAt(at - 1));
+}
+
 function findUnspaced(sentence: PreparedSentence, terms: readonly CompiledTerm[]): TermMatch[] {
   const matches: TermMatch[] = [];
   for (const term of terms) {
     if (term.regex) {
       term.regex.lastIndex = 0;
       for (const m of sentence.text.matchAll(term.regex)) {
-        if (!m[0]) continue;
+        if (!m[0] || midKatakana(sentence.text, m.index, m[0])) continue;
         const end = m.index + m[0].length;
         const match: TermMatch = {
           term: term.source,
@@ -383,7 +395,7 @@ function findUnspaced(sentence: PreparedSentence, terms: readonly CompiledTerm[]
       if (at < 0) break;
       const end = at + needle.length;
       const whole = sentence.boundaries.has(at) && sentence.boundaries.has(end);
-      if (needle.length > 1 || whole) {
+      if ((needle.length > 1 || whole) && !midKatakana(sentence.text, at, needle)) {
         matches.push({ term: term.source, start: at, end, quoted: isQuoted(sentence.quotes, at, end) });
       }
       from = at + 1;

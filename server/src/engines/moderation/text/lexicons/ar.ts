@@ -103,6 +103,27 @@ const body2 = BODY2.flatMap((b) => [`${b}ك`, `${b}كم`]);
 /** Terms are written without their clitics (wa-, fa-, bi-, li-, ka-, sa-, al-): tokenize.ts strips them from words. */
 export const ar: Lexicon = {
   lang: 'ar',
+  // Words a harm or sexual stem would read and that are none (found by reading Hunspell's Arabic
+  // dictionary, hunspell-ar): uprooting (نقتلع الأشجار), heartburn (حرقة المعدة), yearning (يتحرق شوقا),
+  // a throbbing or a heartbeat (ضربان), angina (الذبحة الصدرية), Burundi, oaken, clinical.
+  wildcardExceptions: [
+    'اقتلاع*',
+    'اقتلع*',
+    'يقتلع*',
+    'نقتلع*',
+    'تقتلع*',
+    'حرقة',
+    'حرقان*',
+    'حرقفة*',
+    'يتحرق*',
+    'تتحرق*',
+    'ضربان*',
+    'ذبحة*',
+    'بورندي*',
+    'بوروندي*',
+    'بلوطي*',
+    'كلينيكي*',
+  ],
   classes: {
     burnplace: ['نحرق', 'احرقوا', 'حرق', 'نفجر', 'فجروا', 'تفجير'],
     worship: ['الكنيسة', 'المسجد', 'الكنيس', 'الجامع', 'كنيستهم', 'مسجدهم'],
@@ -2097,6 +2118,8 @@ export const ar: Lexicon = {
       'للسهر',
       'السهر',
     ],
+    // Couscous: its ك is not a proclitic before سكس.
+    benign: ['كسكس', 'كسكسي'],
   },
   violence: {
     cues: [
@@ -2570,6 +2593,9 @@ export const ar: Lexicon = {
     // Slaughtering a sheep, killing a monster, with its blood: ذبح الخروف في العيد والدم في كل مكان.
     // Kicks and blows of football and idioms: ركلة جزاء, ضرب مثلا (gave an example), ضرب موعدا.
     benign: [
+      // Heartbeats (ضربات القلب), found by reading hunspell-ar.
+      'ضربات القلب',
+      'ضربات قلب*',
       '{agfx} ~2 {aanimal}',
       '{aanimal} ~2 {agfx}',
       '{aact} ~2 {aanimal}',
@@ -2722,6 +2748,8 @@ export const ar: Lexicon = {
     ],
   },
   hate: {
+    // شاذ is also "irregular" in grammar (فعل شاذ, an irregular verb).
+    benign: ['فعل شاذ', 'جمع شاذ', 'شاذ عن القاعدة', 'افعال شاذة'],
     slurs: [
       'العبيد دول',
       'العبيد دي',

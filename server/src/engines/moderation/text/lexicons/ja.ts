@@ -1541,6 +1541,10 @@ export const ja: Lexicon = {
       '24時間営業',
       '交渉可',
     ],
+    // Words that hold a sexual word's letters (found by reading the IPA dictionary, mecab-ipadic):
+    // ぱちんこ (pachinko), のどちんこ (the uvula). Katakana ones need no entry: a katakana term must
+    // start a katakana word (カフェラテ is not read as フェラ), except where the word starts so.
+    benign: ['ぱちんこ', 'のどちんこ', 'ちんころ', 'フェライト'],
   },
   violence: {
     cues: [
@@ -1901,6 +1905,29 @@ export const ja: Lexicon = {
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').
     benign: [
+      // Words that hold 刺し, 撃ち or 攻撃 and are no blow (found by reading the IPA dictionary): sashimi
+      // (刺し身, 馬刺し), embroidery (刺しゅう, 刺し子), satire (風刺), a puncture in medicine (穿刺), bird
+      // hunting, a cyber attack one defends against.
+      '刺し身',
+      '馬刺し',
+      '鳥刺し',
+      '目刺し',
+      '刺しゅう',
+      '刺繍',
+      '刺し子',
+      '絽刺し',
+      '針刺し',
+      '風刺',
+      '諷刺',
+      '穿刺',
+      '有刺',
+      '肉刺',
+      '鳥撃ち',
+      '撃ち止め',
+      'サイバー攻撃',
+      '攻撃を防',
+      '攻撃から守',
+      '攻撃に備え',
       // A pat on the head, a baby kicking in the womb: 頭を軽く叩いて褒めた, 赤ちゃんがお腹を蹴る.
       '軽く叩',
       'ポンと叩',
@@ -2139,6 +2166,10 @@ export const ja: Lexicon = {
       'ヒトモドキ',
       'ジャップ',
     ],
+    // Words that hold a slur's letters (found by reading the IPA dictionary): a clay doll (土人形), the
+    // mahjong blunder チョンボ, the aspect ratio; チョン in クエスチョン or ランチョン is mid-word and
+    // needs no entry.
+    benign: ['土人形', 'チョンボ', 'チョンガー', 'チョンマゲ', 'アスペクト', 'アスペルギルス'],
     groups: [
       'ユダヤ人',
       'イスラム教徒',

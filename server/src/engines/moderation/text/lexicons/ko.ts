@@ -166,6 +166,27 @@ const crimePredicates = CRIME_NOUNS.flatMap((n) => CRIME_ENDINGS.map((e) => `${n
 /** Korean words are space separated with particles and endings attached: most terms are prefixes. */
 export const ko: Lexicon = {
   lang: 'ko',
+  // Words a harm or sexual stem would read and that are none (found by reading the Hunspell dictionary,
+  // dictionary-ko): 때려치우다 (to quit a job), 찌르레기 (a starling), 살인적인 더위 (a killer heat),
+  // crimes named in a complaint (폭행죄로 고소할 거야), 자위대 and 자위권 (self-defence forces, the right
+  // of self-defence), 얼싸안다 (to hug).
+  wildcardExceptions: [
+    '때려치*',
+    '찌르레기*',
+    '찌르르*',
+    '찌르릉*',
+    '살인적*',
+    '살인죄*',
+    '살해죄*',
+    '폭행죄*',
+    '강간죄*',
+    '자위대*',
+    '자위권*',
+    '자위적*',
+    '자위함*',
+    '자위관*',
+    '얼싸안*',
+  ],
   classes: {
     harm: [
       '부숴*',
@@ -2244,6 +2265,23 @@ export const ko: Lexicon = {
       '벗은*',
       '모텔*',
     ],
+    // 따먹다 is also to pick fruit and eat it (found by reading dictionary-ko): 딸기를 따먹었다.
+    benign: [
+      '열매를 따먹*',
+      '열매 따먹*',
+      '과일을 따먹*',
+      '과일 따먹*',
+      '사과를 따먹*',
+      '딸기를 따먹*',
+      '딸기 따먹*',
+      '포도를 따먹*',
+      '감을 따먹*',
+      '앵두를 따먹*',
+      '자두를 따먹*',
+      '복숭아를 따먹*',
+      '오디를 따먹*',
+      '산딸기를 따먹*',
+    ],
   },
   violence: {
     cues: [
@@ -2507,12 +2545,24 @@ export const ko: Lexicon = {
       '때려*',
       '패버리*',
       '폭행*',
-      '고문*',
+      // Not 고문* or 처형* alone: 고문 is also an adviser (법률 고문) and 고문서 an old document, 처형 a
+      // wife's elder sister (처형이 놀러 올 거야).
+      '고문하*',
+      '고문할*',
+      '고문해*',
+      '고문했*',
+      '고문을 가하*',
+      '고문을 가할*',
       '강간*',
       '성폭행*',
       '불태우*',
       '교수형*',
-      '처형*',
+      '처형하*',
+      '처형할*',
+      '처형해*',
+      '처형했*',
+      '처형시키*',
+      '처형시킬*',
       '학살*',
       '공격하*',
       '공격해*',
