@@ -9,6 +9,7 @@ import {
 import type { TextLanguage } from '../../../src/engines/moderation/text/languages.js';
 import {
   compileTerms,
+  compileWildcardExceptions,
   findTerms,
   longestMatches,
   prepareSentence,
@@ -448,6 +449,91 @@ describe('scoring rules', () => {
       'Ik ga je huis verbranden.',
     ])
       expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('excepts a word from every wildcard when any of its forms is an exception (Arabic proclitics)', () => {
+    // بلوطي (oaken) reads as ب + لوطي once its first letter is taken for a proclitic: the exception
+    // names the whole word, and the stripped form must not escape it.
+    const except = compileWildcardExceptions(['بلوطي*'], 'ar');
+    const terms = compileTerms(['لوطي*'], 'ar', {}, except);
+    expect(findTerms(prepareSentence(normalize('خشب البلوطي قوي', 'ar'), 'ar'), terms)).toHaveLength(0);
+    expect(findTerms(prepareSentence(normalize('انت لوطي', 'ar'), 'ar'), terms)).toHaveLength(1);
+  });
+
+  it('reads a katakana term only where a katakana word starts (カフェラテ holds no フェラ)', () => {
+    const terms = compileTerms(['フェラ', 'チョン', 'ポルノ'], 'ja');
+    const found = (text: string) =>
+      findTerms(prepareSentence(normalize(text, 'ja'), 'ja'), terms).map((m) => m.term);
+    expect(found('カフェラテを飲みたい')).toEqual([]);
+    expect(found('ランチョンマットとクエスチョンマーク')).toEqual([]);
+    // A katakana word may go on after the term (ポルノサイト), and kanji or kana may stand before it.
+    expect(found('ポルノサイトを見た')).toEqual(['ポルノ']);
+    expect(found('あいつはチョンだ')).toEqual(['チョン']);
+    expect(found('フェラチオして')).toEqual(['フェラ']);
+  });
+
+  it('reads a violent word after an article or a possessive as a noun, which intent does not make a threat (violence.nounAfter)', async () => {
+    const ordinary = [
+      'I want to tell you about my panic attack last week.',
+      'We should learn the warning signs of a heart attack.',
+      "I'll take a stab at the crossword later.",
+      'I will order a shot of espresso.',
+      'I want to learn to dance to the beat.',
+      'I will read a book about the murder of Julius Caesar.',
+      'Voglio vedere un documentario sul massacro.',
+    ];
+    for (const text of ordinary) {
+      const d = await scoreTextDetailed(text, 'violence');
+      expect(d.score, text).toBeLessThan(0.5);
+      expect(
+        d.evidence.some((e) => e.rule === 'violenceThreat'),
+        text,
+      ).toBe(false);
+    }
+    // Still a violent word alone (0.2), as in a report without intent.
+    const noun = await scoreTextDetailed('I will read a book about the murder of Julius Caesar.', 'violence');
+    expect(noun.evidence.map((e) => e.rule)).toEqual(['violenceVerb']);
+    // The act itself, and the noun with its verb, still read as threats.
+    for (const threat of [
+      "I'll attack you the moment you walk out.",
+      "I'll give you a beating you won't forget.",
+      "I'm going to commit a murder tonight.",
+      'I will watch her burn.',
+    ])
+      expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('does not read ordinary CJK and Arabic words that hold a violent, sexual or slur word as one (dictionary audit)', async () => {
+    const cases: Array<[string, 'violence' | 'nsfw' | 'hate']> = [
+      ['对不起，我想打断你一下。', 'violence'], // interrupt
+      ['我要砍价，太贵了。', 'violence'], // haggle
+      ['我们应该保护孩子免受伤害。', 'violence'],
+      ['我在动物园看到了黑猩猩。', 'hate'],
+      ['我每回回家都给妈妈带礼物。', 'hate'],
+      ['印度支那半岛位于亚洲东南部。', 'hate'],
+      ['白色情人节快乐！', 'nsfw'], // White Day
+      ['熊本で馬刺しを食べたいです。', 'violence'], // horse sashimi
+      ['政治家を風刺したい漫画家だ。', 'violence'], // satire
+      ['週末はぱちんこに行くつもりだ。', 'nsfw'],
+      ['土人形を博物館で見た。', 'hate'], // a clay doll
+      ['나 다음 달에 회사 때려치울 거야.', 'violence'], // quit a job
+      ['처형이 이번 주말에 놀러 올 거야.', 'violence'], // a sister-in-law
+      ['그는 우리 회사의 법률 고문이 될 거야.', 'violence'], // an adviser
+      ['일본 자위대가 훈련을 했다.', 'nsfw'], // the Self-Defense Forces
+      ['سوف نقتلع الأشجار القديمة من الحديقة.', 'violence'], // uproot
+      ['أريد أن أعرف أعراض الذبحة الصدرية.', 'violence'], // angina
+      ['أريد أن آكل الكسكس المغربي.', 'nsfw'], // couscous
+    ];
+    for (const [text, policy] of cases)
+      expect((await scoreTextDetailed(text, policy)).score, text).toBeLessThan(0.5);
+    for (const [text, policy] of [
+      ['我要打断他的腿。', 'violence'],
+      ['那些新疆人都是蝗虫。', 'hate'],
+      ['チョンは国に帰れ。', 'hate'],
+      ['너를 고문할 거야.', 'violence'],
+      ['너를 처형할 거야.', 'violence'],
+    ] as const)
+      expect((await scoreTextDetailed(text, policy)).score, text).toBeGreaterThanOrEqual(0.5);
   });
 
   it('keeps a reporting word that is part of the threat from damping it', async () => {

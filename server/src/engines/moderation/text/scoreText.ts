@@ -100,6 +100,7 @@ interface CompiledLexicon {
   incitement: CompiledTerm[];
   verbs: CompiledTerm[];
   intent: CompiledTerm[];
+  nounAfter: ReadonlySet<string>;
   veiled: CompiledTerm[];
   graphic: CompiledTerm[];
   threatCues: CompiledTerm[];
@@ -168,6 +169,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       incitement: t(lex.violence.incitement),
       verbs: t(lex.violence.verbs),
       intent: t(lex.violence.intent),
+      nounAfter: new Set((lex.violence.nounAfter ?? []).map((w) => normalize(w, lang))),
       veiled: t(lex.violence.veiled),
       graphic: t(lex.violence.graphic ?? []),
       threatCues: t(lex.violence.cues ?? []),
@@ -252,6 +254,13 @@ function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader
   // A negation a construction's gap swallowed: "immigrants are not criminals".
   const gaps = m.gaps ?? [];
   return [...before, ...after].some((n) => gaps.some(([a, b]) => n.start >= a && n.end <= b));
+}
+
+/** A violent word read as a noun by the word before it: "a stab at", "the attack" (`nounAfter`). */
+function isNoun(s: PreparedSentence, c: CompiledLexicon, m: TermMatch): boolean {
+  if (c.nounAfter.size === 0 || m.start === 0 || s.tokens.length === 0) return false;
+  const before = s.tokens[m.start - 1]!;
+  return !before.clauseEnd && before.forms.some((f) => c.nounAfter.has(f));
 }
 
 /**
@@ -348,12 +357,14 @@ function scoreSentence(
         if (!overlaps(m, [...incitement, ...veiled])) add('violenceCue', m);
     const intent = findTerms(s, c.intent).length > 0;
     for (const m of longestMatches(findTerms(s, c.verbs))) {
-      if (!overlaps(m, incitement) && !ordinary(m)) add(intent ? 'violenceThreat' : 'violenceVerb', m);
+      if (!overlaps(m, incitement) && !ordinary(m))
+        add(intent && !isNoun(s, c, m) ? 'violenceThreat' : 'violenceVerb', m);
     }
   } else {
     const ordinary = benignOf(c.hateBenign);
     for (const m of longestMatches(findTerms(s, c.slurs))) if (!ordinary(m)) add('hateSlur', m);
-    const groups = longestMatches(findTerms(s, c.groups));
+    // A group word inside an ordinary phrase names no people: "I hate Mexican food".
+    const groups = longestMatches(findTerms(s, c.groups)).filter((m) => !ordinary(m));
     const dehumanizing = longestMatches(findTerms(s, c.dehumanizing)).filter(
       (m) => !overlaps(m, groups) && !ordinary(m),
     );
@@ -365,7 +376,9 @@ function scoreSentence(
       for (const m of longestMatches(findTerms(s, c.exclusion))) add('hateExclusionGroup', m);
       const intent = findTerms(s, c.intent).length > 0;
       for (const m of longestMatches(findTerms(s, c.incitement))) add('hateViolenceGroup', m);
-      if (intent) for (const m of longestMatches(findTerms(s, c.verbs))) add('hateViolenceGroup', m);
+      if (intent)
+        for (const m of longestMatches(findTerms(s, c.verbs)))
+          if (!isNoun(s, c, m)) add('hateViolenceGroup', m);
     }
   }
   return evidence;

@@ -4,6 +4,7 @@ export const fr: Lexicon = {
   lang: 'fr',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: [
+    'arabesque*',
     'excitant*',
     'excitation*',
     'excitabl*',
@@ -2359,6 +2360,15 @@ export const fr: Lexicon = {
   },
   violence: {
     benign: [
+      // Beating eggs, a record, time: je vais battre les oeufs en neige.
+      'battre ~2 oeufs',
+      'battre ~2 œufs',
+      'battre ~2 blancs',
+      'battre ~3 record*',
+      'battre la mesure',
+      'battre le fer',
+      'battre en retraite',
+      'battre son plein',
       'faute* de frappe',
       'tuer le temps',
       'tuer le temps en',
@@ -2854,6 +2864,26 @@ export const fr: Lexicon = {
       'plante le',
       'plante la',
       'bruler !{burnablefr}',
+    ],
+    // « un film sur ce massacre »; not le, la, les: they are also pronouns (je vais le massacrer).
+    nounAfter: [
+      'un',
+      'une',
+      'du',
+      'des',
+      'au',
+      'aux',
+      'ce',
+      'cet',
+      'cette',
+      'mon',
+      'ma',
+      'ton',
+      'ta',
+      'son',
+      'sa',
+      'notre',
+      'votre',
     ],
     intent: [
       'je vais',

@@ -3,7 +3,7 @@ import type { Lexicon } from './types.js';
 export const it: Lexicon = {
   lang: 'it',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
-  wildcardExceptions: ['impicci*', 'massacrant*', 'scanner*', 'picchio', 'picchiett*'],
+  wildcardExceptions: ['ebrezza', 'impicci*', 'massacrant*', 'scanner*', 'picchio', 'picchiett*'],
   classes: {
     bruciabile: [
       'candele',
@@ -2781,6 +2781,32 @@ export const it: Lexicon = {
       'a sprangate',
       'bruciar* !{bruciabile}',
       'facciamo fuori !{itcose}',
+    ],
+    // «un documentario sul massacro»; not il, la, lo: they are also pronouns.
+    nounAfter: [
+      'un',
+      'uno',
+      'una',
+      'del',
+      'dello',
+      'della',
+      'dei',
+      'degli',
+      'delle',
+      'al',
+      'allo',
+      'alla',
+      'sul',
+      'sulla',
+      'questo',
+      'questa',
+      'quel',
+      'quello',
+      'quella',
+      'mio',
+      'mia',
+      'suo',
+      'sua',
     ],
     intent: [
       'voglio',

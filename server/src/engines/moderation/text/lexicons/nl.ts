@@ -2021,6 +2021,18 @@ export const nl: Lexicon = {
   },
   violence: {
     benign: [
+      // Hanging a picture, the washing, a lamp; hanging up the phone: ik wil het schilderij ophangen.
+      'schilderij ~3 ophang*',
+      'ophang* ~2 schilderij',
+      'foto ~3 ophang*',
+      'lamp ~3 ophang*',
+      'was ~3 ophang*',
+      'jas ~3 ophang*',
+      'poster ~3 ophang*',
+      'gordijn* ~3 ophang*',
+      'telefoon ~3 ophang*',
+      'ophang* ~2 was',
+      'ophang* ~2 lamp',
       'handen in elkaar',
       'handen ineen',
       'kaarsen branden',

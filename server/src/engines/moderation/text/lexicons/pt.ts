@@ -16,7 +16,7 @@ const PT_EM_PERSON = [
 export const pt: Lexicon = {
   lang: 'pt',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
-  wildcardExceptions: ['massacrant*'],
+  wildcardExceptions: ['massacrant*', 'judiar*', 'judiado*', 'judiava*', 'judiam', 'judiacao'],
   classes: {
     // What "matar" kills in idioms: matar a saudade (catch up), a fome, a sede, o tempo, aula; and
     // the Spanish forms, since a short Spanish text is read by this lexicon too.
@@ -2483,6 +2483,19 @@ export const pt: Lexicon = {
   },
   violence: {
     benign: [
+      // A chat, a cake, a record, a photo, clapping: vou bater um papo, vou bater o bolo, bater uma foto; a shot in the dark.
+      'bater ~1 papo',
+      'bater ~2 bolo',
+      'bater ~2 massa',
+      'bater ~2 ovos',
+      'bater ~2 claras',
+      'bater ~3 recorde*',
+      'bater ~2 meta*',
+      'bater ~2 ponto',
+      'bater ~1 na porta',
+      'bater ~2 foto*',
+      'bater palma*',
+      'tiro no escuro',
       'matou a saudade',
       'matar a saudade',
       'matar saudades',
@@ -3017,6 +3030,29 @@ export const pt: Lexicon = {
       'tomar uma surra',
       'levar um tiro',
       'levar uma facada',
+    ],
+    // «um documentário do massacre»; not o, a: they are also pronouns (vou matá-lo, o mato).
+    nounAfter: [
+      'um',
+      'uma',
+      'uns',
+      'umas',
+      'do',
+      'da',
+      'dos',
+      'das',
+      'num',
+      'numa',
+      'este',
+      'esta',
+      'esse',
+      'essa',
+      'aquele',
+      'aquela',
+      'seu',
+      'sua',
+      'meu',
+      'minha',
     ],
     intent: [
       'deviamos',

@@ -2943,6 +2943,12 @@ export const ru: Lexicon = {
     // Killing an animal, a monster or a zombie, with its blood: выстрелил в голову оленю, кровь повсюду.
     // A ball, a wave, lightning that hit someone: мяч ударил его по голове.
     benign: [
+      // Killing time: хочу убить время в аэропорту.
+      'убить время',
+      'убивать время',
+      'убиваю время',
+      'убьём время',
+      'убьем время',
       '{rgfx} ~2 {ranimal}',
       '{ranimal} ~2 {rgfx}',
       'убит* горем',

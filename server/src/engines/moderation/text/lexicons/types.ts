@@ -96,6 +96,14 @@ export interface Lexicon {
     /** First-person intent, wishes and calls to act: I will, let's, should, deserve. */
     intent: string[];
     /**
+     * Words after which a word of `verbs` is a noun, not an act (spaced languages; the word right
+     * before the match): "a stab at the crossword", "dance to the beat", "my attack". Such a noun still
+     * counts as a violent word (violenceVerb) but does not make a threat with the sentence's intent:
+     * "I will tell you about the attack" is no threat. Only words that never stand before a verb
+     * belong here (English "her" does: "watch her burn").
+     */
+    nounAfter?: string[];
+    /**
      * Veiled threats with no violent verb: watch your back, be careful on your way home tonight, we'll
      * get you (0.45 each; two in a sentence make a violation). Unmistakable ones ("we know where you
      * live", "you won't wake up tomorrow") are incitement.
