@@ -472,7 +472,7 @@ describe('scoring rules', () => {
     expect(found('フェラチオして')).toEqual(['フェラ']);
   });
 
-  it('reads a violent word after an article or a possessive as a noun, which intent does not make a threat (violence.nounAfter)', async () => {
+  it('reads a violent word after an article or a possessive as a noun, which intent does not make a threat (violence.nounAfter, violence.nouns)', async () => {
     const ordinary = [
       'I want to tell you about my panic attack last week.',
       'We should learn the warning signs of a heart attack.',
@@ -481,6 +481,10 @@ describe('scoring rules', () => {
       'I want to learn to dance to the beat.',
       'I will read a book about the murder of Julius Caesar.',
       'Voglio vedere un documentario sul massacro.',
+      // A noun of the act that the verb's stem also reads (violence.nouns).
+      'Quiero leer un libro sobre el asesinato de Kennedy.',
+      "Je veux lire un livre sur l'assassinat de Kennedy.",
+      'We moeten praten over de schietpartij.',
     ];
     for (const text of ordinary) {
       const d = await scoreTextDetailed(text, 'violence');
@@ -499,6 +503,8 @@ describe('scoring rules', () => {
       "I'll give you a beating you won't forget.",
       "I'm going to commit a murder tonight.",
       'I will watch her burn.',
+      'Te voy a asesinar.',
+      "Je vais t'assassiner.",
     ])
       expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
   });

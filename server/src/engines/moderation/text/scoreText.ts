@@ -101,6 +101,7 @@ interface CompiledLexicon {
   verbs: CompiledTerm[];
   intent: CompiledTerm[];
   nounAfter: ReadonlySet<string>;
+  nouns: CompiledTerm[];
   veiled: CompiledTerm[];
   graphic: CompiledTerm[];
   threatCues: CompiledTerm[];
@@ -170,6 +171,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       verbs: t(lex.violence.verbs),
       intent: t(lex.violence.intent),
       nounAfter: new Set((lex.violence.nounAfter ?? []).map((w) => normalize(w, lang))),
+      nouns: t(lex.violence.nouns ?? []),
       veiled: t(lex.violence.veiled),
       graphic: t(lex.violence.graphic ?? []),
       threatCues: t(lex.violence.cues ?? []),
@@ -256,8 +258,13 @@ function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader
   return [...before, ...after].some((n) => gaps.some(([a, b]) => n.start >= a && n.end <= b));
 }
 
-/** A violent word read as a noun by the word before it: "a stab at", "the attack" (`nounAfter`). */
+/**
+ * A violent word read as a noun: by the word before it ("a stab at", "the attack": `nounAfter`), or
+ * because it is one of the language's nouns of violent acts (es asesinato: `nouns`).
+ */
 function isNoun(s: PreparedSentence, c: CompiledLexicon, m: TermMatch): boolean {
+  if (c.nouns.length > 0 && findTerms(s, c.nouns).some((n) => n.start <= m.start && m.end <= n.end))
+    return true;
   if (c.nounAfter.size === 0 || m.start === 0 || s.tokens.length === 0) return false;
   const before = s.tokens[m.start - 1]!;
   return !before.clauseEnd && before.forms.some((f) => c.nounAfter.has(f));

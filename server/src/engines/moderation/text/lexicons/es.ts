@@ -2776,6 +2776,20 @@ export const es: Lexicon = {
       'quemar* !{quemable}',
     ],
     // «un documental sobre esa masacre»; not el, la, lo: la and lo are also pronouns.
+    // Nouns of violent acts a verb stem also reads: «sobre el asesinato de Kennedy» is no threat.
+    nouns: [
+      'asesinato*',
+      'tiroteo*',
+      'apuñalamiento*',
+      'atentado*',
+      'homicidio*',
+      'feminicidio*',
+      'linchamiento*',
+      'fusilamiento*',
+      'ahorcamiento*',
+      'estrangulamiento*',
+      'envenenamiento*',
+    ],
     nounAfter: [
       'un',
       'una',

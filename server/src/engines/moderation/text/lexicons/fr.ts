@@ -2866,6 +2866,21 @@ export const fr: Lexicon = {
       'bruler !{burnablefr}',
     ],
     // « un film sur ce massacre »; not le, la, les: they are also pronouns (je vais le massacrer).
+    // Nouns of violent acts a verb stem also reads: «sur l'assassinat de Kennedy» is no threat.
+    nouns: [
+      'assassinat*',
+      'fusillade*',
+      'attentat*',
+      'meurtre*',
+      'homicide*',
+      'feminicide*',
+      'lynchage*',
+      'egorgement*',
+      'etranglement*',
+      'empoisonnement*',
+      'poignardage*',
+      'tabassage*',
+    ],
     nounAfter: [
       'un',
       'une',

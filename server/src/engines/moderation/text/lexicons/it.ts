@@ -2783,6 +2783,22 @@ export const it: Lexicon = {
       'facciamo fuori !{itcose}',
     ],
     // «un documentario sul massacro»; not il, la, lo: they are also pronouns.
+    // Nouns of violent acts a verb stem also reads: «sull'omicidio di Kennedy» is no threat.
+    nouns: [
+      'assassinio*',
+      'omicidio*',
+      'omicidi',
+      'sparatoria*',
+      'sparatorie',
+      'accoltellamento*',
+      'attentato*',
+      'attentati',
+      'femminicidio*',
+      'linciaggio*',
+      'strangolamento*',
+      'avvelenamento*',
+      'pestaggio*',
+    ],
     nounAfter: [
       'un',
       'uno',

@@ -2566,6 +2566,17 @@ export const nl: Lexicon = {
       'afknal*',
       'neerknal*',
     ],
+    // Nouns of violent acts a verb stem also reads: «over de schietpartij» is no threat.
+    nouns: [
+      'schietpartij*',
+      'steekpartij*',
+      'schietincident*',
+      'moordzaak*',
+      'moordaanslag*',
+      'aanslag*',
+      'liquidatie*',
+      'afrekening*',
+    ],
     intent: [
       'moet iemand',
       'zweer',

@@ -3032,6 +3032,21 @@ export const pt: Lexicon = {
       'levar uma facada',
     ],
     // «um documentário do massacre»; not o, a: they are also pronouns (vou matá-lo, o mato).
+    // Nouns of violent acts a verb stem also reads: «sobre o assassinato de Kennedy» is no threat.
+    nouns: [
+      'assassinato*',
+      'tiroteio*',
+      'esfaqueamento*',
+      'atentado*',
+      'homicidio*',
+      'feminicidio*',
+      'linchamento*',
+      'fuzilamento*',
+      'enforcamento*',
+      'estrangulamento*',
+      'envenenamento*',
+      'espancamento*',
+    ],
     nounAfter: [
       'um',
       'uma',

@@ -104,6 +104,12 @@ export interface Lexicon {
      */
     nounAfter?: string[];
     /**
+     * Nouns of violent acts that a stem of `verbs` also reads (es `asesin*` reads asesinato, nl
+     * `schiet*` schietpartij): like a noun after `nounAfter`, a violent word but no threat. "Quiero
+     * leer un libro sobre el asesinato de Kennedy" is no threat.
+     */
+    nouns?: string[];
+    /**
      * Veiled threats with no violent verb: watch your back, be careful on your way home tonight, we'll
      * get you (0.45 each; two in a sentence make a violation). Unmistakable ones ("we know where you
      * live", "you won't wake up tomorrow") are incitement.
