@@ -509,6 +509,34 @@ describe('scoring rules', () => {
       expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
   });
 
+  it('does not let the intent govern a past form or a verb in a relative clause (violence.finite, violence.relative)', async () => {
+    for (const text of [
+      'I want to know who killed my dog.', // finite, and relative
+      'I will testify that he punched her.', // finite: a past form
+      'We should teach kids what to do if someone attacks them.', // finite: a third person
+      'Je veux savoir qui a tué mon chien.', // relative
+      'Quiero saber quién mató a mi perro.',
+      'Ich will wissen, wer meinen Hund getötet hat.',
+      'Wir müssen den Opfern helfen, die im Krieg vergewaltigt wurden.', // relativeAfterComma
+      'Мы должны помочь жертвам, которых изнасиловали на войне.',
+    ]) {
+      const d = await scoreTextDetailed(text, 'violence');
+      expect(d.score, text).toBeLessThan(0.5);
+      expect(
+        d.evidence.some((e) => e.rule === 'violenceVerb'),
+        text,
+      ).toBe(true);
+    }
+    for (const threat of [
+      'I will find out who did this and kill him.', // a coordinator hands the verb back
+      "I'm going to find the guy who hurt my sister and break his legs.",
+      'He deserves to be beaten.', // be + a past form
+      "I'll have you killed.", // an object + a past form
+      'Je vais trouver celui qui a fait ça et je vais le tuer.',
+    ])
+      expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
+  });
+
   it('does not read ordinary CJK and Arabic words that hold a violent, sexual or slur word as one (dictionary audit)', async () => {
     const cases: Array<[string, 'violence' | 'nsfw' | 'hate']> = [
       ['对不起，我想打断你一下。', 'violence'], // interrupt

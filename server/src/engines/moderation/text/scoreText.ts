@@ -102,6 +102,11 @@ interface CompiledLexicon {
   intent: CompiledTerm[];
   nounAfter: ReadonlySet<string>;
   nouns: CompiledTerm[];
+  finite: ReadonlySet<string>;
+  passive: ReadonlySet<string>;
+  relative: ReadonlySet<string>;
+  relativeAfterComma: ReadonlySet<string>;
+  coordinators: ReadonlySet<string>;
   veiled: CompiledTerm[];
   graphic: CompiledTerm[];
   threatCues: CompiledTerm[];
@@ -172,6 +177,11 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       intent: t(lex.violence.intent),
       nounAfter: new Set((lex.violence.nounAfter ?? []).map((w) => normalize(w, lang))),
       nouns: t(lex.violence.nouns ?? []),
+      finite: new Set((lex.violence.finite ?? []).map((w) => normalize(w, lang))),
+      passive: new Set((lex.violence.passive ?? []).map((w) => normalize(w, lang))),
+      relative: new Set((lex.violence.relative ?? []).map((w) => normalize(w, lang))),
+      relativeAfterComma: new Set((lex.violence.relativeAfterComma ?? []).map((w) => normalize(w, lang))),
+      coordinators: new Set((lex.violence.coordinators ?? []).map((w) => normalize(w, lang))),
       veiled: t(lex.violence.veiled),
       graphic: t(lex.violence.graphic ?? []),
       threatCues: t(lex.violence.cues ?? []),
@@ -256,6 +266,48 @@ function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader
   // A negation a construction's gap swallowed: "immigrants are not criminals".
   const gaps = m.gaps ?? [];
   return [...before, ...after].some((n) => gaps.some(([a, b]) => n.start >= a && n.end <= b));
+}
+
+/**
+ * The sentence's intent makes a threat of a violent verb: there is an intent, the word is no noun and
+ * no past or third-person form, and it is not inside a relative or interrogative clause that opens
+ * after every intent before it.
+ */
+function intended(
+  s: PreparedSentence,
+  c: CompiledLexicon,
+  intents: readonly TermMatch[],
+  m: TermMatch,
+): boolean {
+  if (intents.length === 0 || isNoun(s, c, m) || isFinite(s, c, m)) return false;
+  if (c.relative.size === 0 || s.tokens.length === 0) return true;
+  return intents.some((i) => i.start >= m.start || !inRelative(s, c, i.end, m.start));
+}
+
+/** A relative or interrogative word between `from` and `to`, with no coordinator after it (`relative`). */
+function inRelative(s: PreparedSentence, c: CompiledLexicon, from: number, to: number): boolean {
+  for (let k = to - 1; k >= from; k -= 1) {
+    const forms = s.tokens[k]!.forms;
+    if (forms.some((f) => c.coordinators.has(f))) return false;
+    if (forms.some((f) => c.relative.has(f))) return true;
+    if (k > 0 && s.tokens[k - 1]!.clauseEnd && forms.some((f) => c.relativeAfterComma.has(f))) return true;
+  }
+  return false;
+}
+
+/**
+ * A past or third-person form of a violent verb (`finite`: killed, attacks) that no be, get or object
+ * pronoun (`passive`) puts under the intent: "I want to know who killed my dog".
+ */
+function isFinite(s: PreparedSentence, c: CompiledLexicon, m: TermMatch): boolean {
+  if (c.finite.size === 0 || s.tokens.length === 0 || m.end - m.start !== 1) return false;
+  if (!s.tokens[m.start]!.forms.some((f) => c.finite.has(f))) return false;
+  for (let k = m.start - 1; k >= Math.max(0, m.start - 2); k -= 1) {
+    const t = s.tokens[k]!;
+    if (t.clauseEnd) break;
+    if (t.forms.some((f) => c.passive.has(f))) return false;
+  }
+  return true;
 }
 
 /**
@@ -362,10 +414,10 @@ function scoreSentence(
     if (c.threatCues.length > 0)
       for (const m of longestMatches(findTerms(s, c.threatCues)))
         if (!overlaps(m, [...incitement, ...veiled])) add('violenceCue', m);
-    const intent = findTerms(s, c.intent).length > 0;
+    const intents = findTerms(s, c.intent);
     for (const m of longestMatches(findTerms(s, c.verbs))) {
       if (!overlaps(m, incitement) && !ordinary(m))
-        add(intent && !isNoun(s, c, m) ? 'violenceThreat' : 'violenceVerb', m);
+        add(intended(s, c, intents, m) ? 'violenceThreat' : 'violenceVerb', m);
     }
   } else {
     const ordinary = benignOf(c.hateBenign);
@@ -381,11 +433,10 @@ function scoreSentence(
       if (!ordinary(m)) add('hateGroupPredicate', m);
     if (hasGroup) {
       for (const m of longestMatches(findTerms(s, c.exclusion))) add('hateExclusionGroup', m);
-      const intent = findTerms(s, c.intent).length > 0;
+      const intents = findTerms(s, c.intent);
       for (const m of longestMatches(findTerms(s, c.incitement))) add('hateViolenceGroup', m);
-      if (intent)
-        for (const m of longestMatches(findTerms(s, c.verbs)))
-          if (!isNoun(s, c, m)) add('hateViolenceGroup', m);
+      for (const m of longestMatches(findTerms(s, c.verbs)))
+        if (intended(s, c, intents, m)) add('hateViolenceGroup', m);
     }
   }
   return evidence;

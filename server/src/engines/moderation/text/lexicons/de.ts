@@ -3109,6 +3109,22 @@ export const de: Lexicon = {
       'niederschlag*',
       'abschlacht*',
     ],
+    // A violent verb in a relative or interrogative clause after the intent is not the intent's.
+    relative: [
+      'wer',
+      'wen',
+      'wem',
+      'wessen',
+      'welche',
+      'welcher',
+      'welches',
+      'welchen',
+      'warum',
+      'wieso',
+      'weshalb',
+    ],
+    coordinators: ['und', 'dann'],
+    relativeAfterComma: ['der', 'die', 'das', 'den', 'dem', 'deren', 'dessen', 'denen'],
     intent: [
       'einer muss',
       'einer sollte',

@@ -2808,6 +2808,9 @@ export const es: Lexicon = {
       'nuestro',
       'nuestra',
     ],
+    // A violent verb in a relative or interrogative clause after the intent is not the intent's.
+    relative: ['quien', 'quienes', 'cual', 'cuales', 'cuyo', 'cuya', 'cuyos', 'cuyas', 'donde', 'por que'],
+    coordinators: ['y', 'luego'],
     intent: [
       'deberiamos',
       'tendriamos que',

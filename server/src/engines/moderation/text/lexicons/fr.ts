@@ -2900,6 +2900,9 @@ export const fr: Lexicon = {
       'notre',
       'votre',
     ],
+    // A violent verb in a relative or interrogative clause after the intent is not the intent's.
+    relative: ['qui', 'dont', 'lequel', 'laquelle', 'lesquels', 'lesquelles', 'pourquoi'],
+    coordinators: ['et', 'puis'],
     intent: [
       'je vais',
       'je veux',

@@ -2824,6 +2824,9 @@ export const it: Lexicon = {
       'suo',
       'sua',
     ],
+    // A violent verb in a relative or interrogative clause after the intent is not the intent's.
+    relative: ['chi', 'cui', 'quale', 'quali', 'perche', 'dove'],
+    coordinators: ['e', 'poi'],
     intent: [
       'voglio',
       'vado a',

@@ -2577,6 +2577,9 @@ export const nl: Lexicon = {
       'liquidatie*',
       'afrekening*',
     ],
+    // A violent verb in a relative or interrogative clause after the intent is not the intent's.
+    relative: ['wie', 'welke', 'waarom', 'waar'],
+    coordinators: ['en', 'dan'],
     intent: [
       'moet iemand',
       'zweer',

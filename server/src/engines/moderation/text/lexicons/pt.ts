@@ -3069,6 +3069,9 @@ export const pt: Lexicon = {
       'meu',
       'minha',
     ],
+    // A violent verb in a relative or interrogative clause after the intent is not the intent's.
+    relative: ['quem', 'qual', 'quais', 'cujo', 'cuja', 'cujos', 'cujas', 'onde', 'por que'],
+    coordinators: ['e', 'depois'],
     intent: [
       'deviamos',
       'deveriamos',

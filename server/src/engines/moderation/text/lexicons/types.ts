@@ -110,6 +110,27 @@ export interface Lexicon {
      */
     nouns?: string[];
     /**
+     * Forms of a violent verb that the sentence's intent does not govern by themselves: past and
+     * third-person forms (killed, shot, attacks). "I want to know who killed my dog" and "we must help
+     * the victims who were raped" are no threats. Such a form makes one only right after a word of
+     * `passive` (one word between at most): "you will be killed", "I hope you get stabbed", "I want
+     * them all shot". Otherwise it counts as a violent word.
+     */
+    finite?: string[];
+    /** Words before a `finite` form that make it the intent's: be, get, and object pronouns. */
+    passive?: string[];
+    /**
+     * Words that open a relative or interrogative clause (who, whom, which; fr qui; de wer): a violent
+     * verb after one of them, with the intent before it, belongs to that clause and not to the intent.
+     * "Je veux savoir qui a tué mon chien", "we must help the victims who were raped". A word of
+     * `coordinators` after it ("and", "et") hands the verb back to the intent: "I will find out who did
+     * this and kill him".
+     */
+    relative?: string[];
+    /** Words that open a relative clause only after a comma (de der, die, das: they are articles too). */
+    relativeAfterComma?: string[];
+    coordinators?: string[];
+    /**
      * Veiled threats with no violent verb: watch your back, be careful on your way home tonight, we'll
      * get you (0.45 each; two in a sentence make a violation). Unmistakable ones ("we know where you
      * live", "you won't wake up tomorrow") are incitement.

@@ -1907,6 +1907,13 @@ export const zh: Lexicon = {
       '杀人案',
       '谋杀案',
       '杀人鲸',
+      // Who did it, and its victims: 我想知道是谁杀了我的狗, 帮助被强奸的受害者.
+      '是谁~2杀',
+      '谁杀了',
+      '被强奸的',
+      '被杀害的',
+      '被杀的',
+      '被打死的',
       '{notperson}~2被~4{zhgfx}',
       '{zhgfx}~3{notperson}',
       // ...and the gore told after it (丧尸被爆头，脑浆四溅), which is not evidence on its own then.
