@@ -2496,6 +2496,8 @@ export const pt: Lexicon = {
       'bater ~2 foto*',
       'bater palma*',
       'tiro no escuro',
+      'matar dois coelhos',
+      'matei dois coelhos',
       'matou a saudade',
       'matar a saudade',
       'matar saudades',
