@@ -435,8 +435,10 @@ function scoreSentence(
       for (const m of longestMatches(findTerms(s, c.exclusion))) add('hateExclusionGroup', m);
       const intents = findTerms(s, c.intent);
       for (const m of longestMatches(findTerms(s, c.incitement))) add('hateViolenceGroup', m);
+      // The violence list's ordinary phrases hold here too: "kill the stereotype that women can't code".
+      const notViolent = benignOf(c.benign);
       for (const m of longestMatches(findTerms(s, c.verbs)))
-        if (intended(s, c, intents, m)) add('hateViolenceGroup', m);
+        if (intended(s, c, intents, m) && !notViolent(m)) add('hateViolenceGroup', m);
     }
   }
   return evidence;
