@@ -2593,6 +2593,12 @@ export const ar: Lexicon = {
     // Slaughtering a sheep, killing a monster, with its blood: ذبح الخروف في العيد والدم في كل مكان.
     // Kicks and blows of football and idioms: ركلة جزاء, ضرب مثلا (gave an example), ضرب موعدا.
     benign: [
+      // Scenes of a film, the crime of murder in a novel: مشاهد قتل, جريمة القتل.
+      'مشاهد قتل',
+      'مشهد قتل',
+      'مشاهد القتل',
+      'جريمة القتل',
+      'جريمة قتل',
       // Heartbeats (ضربات القلب), found by reading hunspell-ar.
       'ضربات القلب',
       'ضربات قلب*',

@@ -2680,6 +2680,13 @@ export const ko: Lexicon = {
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
     // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.
     benign: [
+      // A murder case, a scene of a film: 살인 사건 드라마, 학살 장면.
+      '살인 사건*',
+      '살인사건*',
+      '학살 장면*',
+      '살인 장면*',
+      '폭행 사건*',
+      '폭행사건*',
       // Don't hit / hitting is never OK: a prohibition of the blow, not a blow.
       '때리지 마*',
       '때리지 말*',

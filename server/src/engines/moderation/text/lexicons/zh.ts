@@ -1515,6 +1515,8 @@ export const zh: Lexicon = {
       '小说中',
       '剧里',
       '电影里',
+      '的游戏',
+      '战争片',
       '打boss',
     ],
     incitement: [
@@ -1907,6 +1909,12 @@ export const zh: Lexicon = {
       '杀人案',
       '谋杀案',
       '杀人鲸',
+      // Scenes of a film: 很多屠杀场面.
+      '屠杀场面',
+      '屠杀的场面',
+      '杀人场面',
+      '屠杀镜头',
+      '攻击怪物',
       // Who did it, and its victims: 我想知道是谁杀了我的狗, 帮助被强奸的受害者.
       '是谁~2杀',
       '谁杀了',
