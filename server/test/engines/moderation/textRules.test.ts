@@ -470,6 +470,27 @@ describe('scoring rules', () => {
     expect(found('ポルノサイトを見た')).toEqual(['ポルノ']);
     expect(found('あいつはチョンだ')).toEqual(['チョン']);
     expect(found('フェラチオして')).toEqual(['フェラ']);
+    // A two-letter katakana term is a whole katakana word; a Latin term a whole Latin word.
+    const short = compileTerms(['グロ', 'xxx', 'sm'], 'ja');
+    const inShort = (text: string) =>
+      findTerms(prepareSentence(normalize(text, 'ja'), 'ja'), short).map((m) => m.term);
+    expect(inShort('グローバル変数とaic7xxxとjssmag、xxxlサイズとsmtpサーバー')).toEqual([]);
+    expect(inShort('グロ画像とxxx動画とsmプレイ')).toEqual(['グロ', 'xxx', 'sm']);
+  });
+
+  it('counts a repeated weak nsfw cue or listed word once (a placeholder xxx, kisses)', async () => {
+    for (const text of [
+      'Um xxx especifica o caracter octal xxx.',
+      'Eine Sitzung beginnt mit dem Sektor xxx und endet mit xxx.',
+      'Thanks for dinner, see you tomorrow xxx',
+      '最初の xxx は xxx.gz に保存する。',
+      'ipaddr は xxx.xxx.xxx.xxx という形式で指定する。',
+      'Setzen Sie xxx, xxx und xxx auf null.',
+    ])
+      expect((await scoreTextDetailed(text, 'nsfw')).score, text).toBeLessThan(0.5);
+    expect((await scoreTextDetailed('Watch free xxx porn videos here', 'nsfw')).score).toBeGreaterThanOrEqual(
+      0.5,
+    );
   });
 
   it('reads a violent word after an article or a possessive as a noun, which intent does not make a threat (violence.nounAfter, violence.nouns)', async () => {

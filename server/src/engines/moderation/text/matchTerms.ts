@@ -356,12 +356,23 @@ function termIndex(terms: readonly CompiledTerm[]): TermIndex {
 /** A katakana letter or the long-vowel mark: the letters of a loanword written in katakana. */
 const KATAKANA = /[\p{Script=Katakana}\u30FC]/u;
 
+/** A Latin letter or a digit: a word written in Latin letters inside Chinese or Japanese text. */
+const LATIN = /[a-z0-9]/;
+
 /**
  * A term that starts with katakana must start a katakana word: "フェラ" is not read in カフェラテ
- * (caffe latte) nor "チョン" in クエスチョン or ランチョン, while "ポルノサイト" still holds "ポルノ".
+ * (caffe latte) nor "チョン" in クエスチョン or ランチョン, while "ポルノサイト" still holds "ポルノ". A
+ * katakana term of two letters must be a whole katakana word ("グロ" is not read in グローバル), and a
+ * term in Latin letters a whole Latin word ("xxx" is not read in aic7xxx, "sm" not in jssmag).
  */
-function midKatakana(text: string, at: number, needle: string): boolean {
-  return at > 0 && KATAKANA.test(needle.charAt(0)) && KATAKANA.test(text.charAt(at - 1));
+function midWord(text: string, at: number, needle: string): boolean {
+  const end = at + needle.length;
+  const first = needle.charAt(0);
+  const last = needle.charAt(needle.length - 1);
+  if (KATAKANA.test(first) && at > 0 && KATAKANA.test(text.charAt(at - 1))) return true;
+  if (needle.length <= 2 && KATAKANA.test(last) && KATAKANA.test(text.charAt(end))) return true;
+  if (LATIN.test(first) && at > 0 && LATIN.test(text.charAt(at - 1))) return true;
+  return LATIN.test(last) && LATIN.test(text.charAt(end));
 }
 
 function findUnspaced(sentence: PreparedSentence, terms: readonly CompiledTerm[]): TermMatch[] {
@@ -370,7 +381,7 @@ function findUnspaced(sentence: PreparedSentence, terms: readonly CompiledTerm[]
     if (term.regex) {
       term.regex.lastIndex = 0;
       for (const m of sentence.text.matchAll(term.regex)) {
-        if (!m[0] || midKatakana(sentence.text, m.index, m[0])) continue;
+        if (!m[0] || midWord(sentence.text, m.index, m[0])) continue;
         const end = m.index + m[0].length;
         const match: TermMatch = {
           term: term.source,
@@ -395,7 +406,7 @@ function findUnspaced(sentence: PreparedSentence, terms: readonly CompiledTerm[]
       if (at < 0) break;
       const end = at + needle.length;
       const whole = sentence.boundaries.has(at) && sentence.boundaries.has(end);
-      if ((needle.length > 1 || whole) && !midKatakana(sentence.text, at, needle)) {
+      if ((needle.length > 1 || whole) && !midWord(sentence.text, at, needle)) {
         matches.push({ term: term.source, start: at, end, quoted: isQuoted(sentence.quotes, at, end) });
       }
       from = at + 1;

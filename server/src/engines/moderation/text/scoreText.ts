@@ -387,7 +387,8 @@ function scoreSentence(
     const cues = longestMatches(findTerms(s, c.nsfwCues)).filter(
       (m) => !overlaps(m, [...explicit, ...sexual]),
     );
-    for (const m of cues) add('nsfwCue', m);
+    // A weak cue or a listed word counts once however often it repeats (a placeholder xxx, xx:xx).
+    for (const m of onePerTerm(cues)) add('nsfwCue', m);
     const adCues =
       c.nsfwAdCues.length > 0
         ? longestMatches(findTerms(s, c.nsfwAdCues)).filter(
@@ -395,7 +396,7 @@ function scoreSentence(
           )
         : [];
     for (const m of adCues) add('nsfwAdCue', m);
-    for (const m of longestMatches(findTerms(s, c.nsfwListed)))
+    for (const m of onePerTerm(longestMatches(findTerms(s, c.nsfwListed))))
       if (!overlaps(m, [...explicit, ...sexual, ...cues, ...adCues]) && !ordinary(m)) add('nsfwListed', m);
   } else if (policy === 'violence') {
     // "Kerzen anzünden", "burn calories": a violence match that overlaps an ordinary phrase is no
@@ -442,6 +443,12 @@ function scoreSentence(
     }
   }
   return evidence;
+}
+
+/** The first match of each term. */
+function onePerTerm(matches: readonly TermMatch[]): TermMatch[] {
+  const seen = new Set<string>();
+  return matches.filter((m) => !seen.has(m.term) && seen.add(m.term));
 }
 
 /**

@@ -1985,7 +1985,6 @@ export const ar: Lexicon = {
       'جنس فموي',
       'جنس شرجي',
       'طيز',
-      'xxx',
       'مص زب',
       'كس',
       '{contact} ~3 {pics}',
@@ -2083,6 +2082,8 @@ export const ar: Lexicon = {
       'ليلة حمراء',
     ],
     cues: [
+      // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
+      'xxx',
       'بالخاص',
       'عالخاص',
       'احجز غرفة',

@@ -2283,7 +2283,6 @@ export const de: Lexicon = {
       'nacktbilder',
       'nacktfotos',
       'nudes',
-      'xxx',
       'bumsen',
       'sex mit mir',
       'fotze',
@@ -2425,6 +2424,8 @@ export const de: Lexicon = {
       'mache mit dir was ich will',
     ],
     cues: [
+      // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
+      'xxx',
       'lass dich verwöhnen',
       'bin spontan',
       'hausbesuche',

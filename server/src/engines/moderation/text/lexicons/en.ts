@@ -2636,7 +2636,6 @@ export const en: Lexicon = {
       'dildo*',
       'orgasm*',
       'horny',
-      'xxx',
       'hardcore sex',
       'cock',
       'pussy',
@@ -2807,6 +2806,8 @@ export const en: Lexicon = {
       'handcuff you to the bed',
     ],
     cues: [
+      // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
+      'xxx',
       'at your hotel',
       'to your hotel',
       'discreet',

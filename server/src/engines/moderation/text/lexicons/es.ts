@@ -2013,6 +2013,11 @@ export const es: Lexicon = {
   ],
   nsfw: {
     benign: [
+      // The sex of a baby: el sexo del bebé.
+      'sexo del',
+      'sexo de la',
+      'sexo de los',
+      'sexo de su',
       'polla de agua',
       'pollas de agua',
       'concha ~3 {r6animal}',
@@ -2121,7 +2126,6 @@ export const es: Lexicon = {
       'fotos desnud*',
       'manda nudes',
       'nudes',
-      'xxx',
       'culear',
       'garchar',
       'eyacul*',
@@ -2251,6 +2255,8 @@ export const es: Lexicon = {
       'hacer contigo lo que yo quiera',
     ],
     cues: [
+      // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
+      'xxx',
       'servicio completo',
       'completo',
       'en tu hotel',
@@ -2281,6 +2287,9 @@ export const es: Lexicon = {
   },
   violence: {
     benign: [
+      // Software: matar el proceso (found in Debian's Spanish man pages).
+      'matar ~2 proceso*',
+      'mata ~2 proceso*',
       'matar el tiempo',
       'matar el rato',
       'quemar calorias',
@@ -2752,7 +2761,10 @@ export const es: Lexicon = {
       'herir',
       'lastimar*',
       'masacr*',
-      'ejecutar*',
+      // ejecutar only with a person: a program executes code (podría ejecutar código malicioso).
+      'ejecutar* a',
+      'ejecutarte',
+      'ejecutaros',
       'atacar*',
       'acuchill*',
       'linchar*',

@@ -2092,6 +2092,12 @@ export const fr: Lexicon = {
   ],
   nsfw: {
     benign: [
+      // The sex of a baby: le sexe du bébé.
+      'sexe du',
+      'sexe de la',
+      'sexe des',
+      'sexe de son',
+      'sexe de leur',
       '{r6animal} ~4 chatte',
       'chatte ~4 {r6animal}',
       'ma chatte a eu ~2 chatons',
@@ -2176,7 +2182,6 @@ export const fr: Lexicon = {
       'nudes',
       'partouze*',
       'ejacul*',
-      'xxx',
       'suce moi',
       'suce ma',
       'cunnilingus',
@@ -2330,6 +2335,8 @@ export const fr: Lexicon = {
       'faire ce que je veux de toi',
     ],
     cues: [
+      // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
+      'xxx',
       'a ton hotel',
       'a votre hotel',
       'discretion',
@@ -2360,6 +2367,16 @@ export const fr: Lexicon = {
   },
   violence: {
     benign: [
+      // Software: tuer tous les processus, taper sur Entrée, la ligne tapée (found in Debian's French man pages).
+      'tuer ~3 processus',
+      'tue ~3 processus',
+      'tape* ~2 sur entree',
+      'tape* ~3 touche*',
+      'tape* ~3 commande*',
+      'tape* ~2 clavier',
+      'ligne ~3 tape*',
+      'tape* ~2 sur la barre',
+      'barre d espace',
       // Beating eggs, a record, time: je vais battre les oeufs en neige.
       'battre ~2 oeufs',
       'battre ~2 œufs',

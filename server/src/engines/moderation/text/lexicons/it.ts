@@ -2088,6 +2088,11 @@ export const it: Lexicon = {
   ],
   nsfw: {
     benign: [
+      // The sex of a baby: stabilire il sesso del figlio.
+      'sesso del',
+      'sesso della',
+      'sesso dei',
+      'sesso di',
       'passera scopaiola',
       'passera d italia',
       'passere ~4 {r6birdctx}',
@@ -2162,7 +2167,6 @@ export const it: Lexicon = {
       'foto nud*',
       'manda nudes',
       'nudes',
-      'xxx',
       'leccamela',
       'sborr*',
       'chiavare',
@@ -2288,6 +2292,8 @@ export const it: Lexicon = {
       'fare di te quello che voglio',
     ],
     cues: [
+      // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
+      'xxx',
       'massima discrezione',
       'discrezione',
       'la mezz ora',

@@ -1394,7 +1394,6 @@ export const ja: Lexicon = {
       'やらせて',
       'ハメ撮り',
       'av女優',
-      'xxx',
       '射精',
       'パイズリ',
       'クンニ',
@@ -1524,6 +1523,8 @@ export const ja: Lexicon = {
       '派遣型',
     ],
     cues: [
+      // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
+      'xxx',
       'わかる人だけ',
       '分かる人だけ',
       'エステ嬢',
@@ -1544,7 +1545,8 @@ export const ja: Lexicon = {
     // Words that hold a sexual word's letters (found by reading the IPA dictionary, mecab-ipadic):
     // ぱちんこ (pachinko), のどちんこ (the uvula). Katakana ones need no entry: a katakana term must
     // start a katakana word (カフェラテ is not read as フェラ), except where the word starts so.
-    benign: ['ぱちんこ', 'のどちんこ', 'ちんころ', 'フェライト'],
+    // 挿入 is to insert text in any software manual (found in Debian's Japanese man pages).
+    benign: ['ぱちんこ', 'のどちんこ', 'ちんころ', 'フェライト', '挿入'],
   },
   violence: {
     cues: [
@@ -1905,6 +1907,13 @@ export const ja: Lexicon = {
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').
     benign: [
+      // Software: どのプロセスを殺すべきか, a man-in-the-middle attack (found in Debian's Japanese man pages).
+      'プロセスを~4殺',
+      'プロセスが~4殺',
+      '中間者攻撃',
+      'サービス拒否攻撃',
+      'dos攻撃',
+      'ddos攻撃',
       // Words that hold 刺し, 撃ち or 攻撃 and are no blow (found by reading the IPA dictionary): sashimi
       // (刺し身, 馬刺し), embroidery (刺しゅう, 刺し子), satire (風刺), a puncture in medicine (穿刺), bird
       // hunting, a cyber attack one defends against.

@@ -2123,7 +2123,6 @@ export const ko: Lexicon = {
       '몸캠*',
       '사까시*',
       '질싸*',
-      'xxx',
       '따먹*',
       '떡치*',
       '조건만남*',
@@ -2233,6 +2232,8 @@ export const ko: Lexicon = {
       '몸사진*',
     ],
     cues: [
+      // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
+      'xxx',
       '아는 분만*',
       '아는 사람만*',
       '신규 관리사*',

@@ -5,6 +5,8 @@ export const nl: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: [
     'negeren',
+    'negerend*',
+    'negeer*',
     'negering*',
     'negeer*',
     'geill*',
@@ -1885,7 +1887,6 @@ export const nl: Lexicon = {
       'naaktfoto*',
       'stuur nudes',
       'nudes',
-      'xxx',
       'pik',
       'geile seks',
       '{contact} ~3 {pics}',
@@ -1994,6 +1995,8 @@ export const nl: Lexicon = {
       'met je doen wat ik wil',
     ],
     cues: [
+      // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
+      'xxx',
       'alleen heren',
       'getrouwde man zoekt',
       'getrouwde vrouw zoekt',

@@ -2220,6 +2220,11 @@ export const pt: Lexicon = {
   ],
   nsfw: {
     benign: [
+      // The sex of a baby: o sexo do bebê.
+      'sexo do',
+      'sexo da',
+      'sexo dos',
+      'sexo de',
       'rola ~4 {r6birdctx}',
       '{r6birdctx} ~4 rola*',
       'pinto ~4 {r6birdctx}',
@@ -2310,7 +2315,6 @@ export const pt: Lexicon = {
       'fotos pelad*',
       'manda nudes',
       'nudes',
-      'xxx',
       'piroca*',
       'xota',
       'xoxota',
@@ -2454,6 +2458,8 @@ export const pt: Lexicon = {
       'fazer o que eu quiser contigo',
     ],
     cues: [
+      // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
+      'xxx',
       'em motel',
       'cache a combinar',
       'discricao',

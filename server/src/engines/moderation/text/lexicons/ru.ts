@@ -2245,7 +2245,6 @@ export const ru: Lexicon = {
       'голые фото',
       'нюдсы',
       'пришли нюдсы',
-      'xxx',
       'кунилингус',
       'пизду',
       'секс со мной',
@@ -2365,6 +2364,8 @@ export const ru: Lexicon = {
       'стонешь',
     ],
     cues: [
+      // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
+      'xxx',
       'закинь* ~3 на стрим',
       'донат* на стрим',
       'сними номер',

@@ -1271,7 +1271,6 @@ export const zh: Lexicon = {
       '乳交',
       '射精',
       '淫荡',
-      'xxx',
       '发裸照',
       '上床吧',
       '想干你',
@@ -1416,6 +1415,8 @@ export const zh: Lexicon = {
       '陪夜',
     ],
     cues: [
+      // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
+      'xxx',
       '小妹',
       '懂的来',
       '懂的私聊',
