@@ -4335,7 +4335,8 @@ export const en: Lexicon = {
       'on the next boat',
       'on the next plane',
       'put them on a boat',
-      'hate !crime* !speech !mail !comments !campaign* !groups',
+      // Not "I hate it when people say women can't drive": hate's object is not the group there.
+      'hate !crime* !speech !mail !comments !campaign* !groups !it !when !how !that !this !to !myself !being !seeing',
       'out of our country',
       'out of this country',
       'by any means necessary',
