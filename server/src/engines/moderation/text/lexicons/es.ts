@@ -2287,6 +2287,12 @@ export const es: Lexicon = {
   },
   violence: {
     benign: [
+      // Football and pictures: disparar a puerta, disparar fotos.
+      'disparar a puerta',
+      'disparar a porteria',
+      'disparar ~2 fotos',
+      'dispara a puerta',
+      'disparo a puerta',
       // Software: matar el proceso (found in Debian's Spanish man pages).
       'matar ~2 proceso*',
       'mata ~2 proceso*',

@@ -2024,6 +2024,16 @@ export const nl: Lexicon = {
   },
   violence: {
     benign: [
+      // Football and pictures: een doelpunt schieten, foto's schieten.
+      'doelpunt ~2 schiet*',
+      'schiet* ~2 doelpunt*',
+      'foto* ~3 schiet*',
+      'schiet* ~2 foto*',
+      'plaatjes ~2 schiet*',
+      'schiet* ~2 plaatjes',
+      'bal ~3 schiet*',
+      'schiet* ~2 op doel',
+      'schiet* ~2 op het doel',
       // Hanging a picture, the washing, a lamp; hanging up the phone: ik wil het schilderij ophangen.
       'schilderij ~3 ophang*',
       'ophang* ~2 schilderij',
