@@ -540,6 +540,7 @@ describe('scoring rules', () => {
       'Ich will wissen, wer meinen Hund getötet hat.',
       'Wir müssen den Opfern helfen, die im Krieg vergewaltigt wurden.', // relativeAfterComma
       'Мы должны помочь жертвам, которых изнасиловали на войне.',
+      'I want to tell you that Agassi beat Becker in the final.', // that, then a third person
     ]) {
       const d = await scoreTextDetailed(text, 'violence');
       expect(d.score, text).toBeLessThan(0.5);
@@ -553,6 +554,7 @@ describe('scoring rules', () => {
       "I'm going to find the guy who hurt my sister and break his legs.",
       'He deserves to be beaten.', // be + a past form
       "I'll have you killed.", // an object + a past form
+      "I'll make sure that you get hurt.", // that, then the reader
       'Je vais trouver celui qui a fait ça et je vais le tuer.',
     ])
       expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);

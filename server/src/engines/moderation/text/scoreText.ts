@@ -284,12 +284,18 @@ function intended(
   return intents.some((i) => i.start >= m.start || !inRelative(s, c, i.end, m.start));
 }
 
-/** A relative or interrogative word between `from` and `to`, with no coordinator after it (`relative`). */
+/**
+ * A relative or interrogative word between `from` and `to`, with no coordinator after it (`relative`)
+ * and not followed by a word of `passive` (you, them, everyone: the clause is then about the reader).
+ */
 function inRelative(s: PreparedSentence, c: CompiledLexicon, from: number, to: number): boolean {
   for (let k = to - 1; k >= from; k -= 1) {
     const forms = s.tokens[k]!.forms;
     if (forms.some((f) => c.coordinators.has(f))) return false;
-    if (forms.some((f) => c.relative.has(f))) return true;
+    // "I'll make sure that you get hurt": a clause about the reader (or all, everyone) stays a threat.
+    const next = s.tokens[k + 1];
+    const aboutReader = next !== undefined && next.forms.some((f) => c.passive.has(f));
+    if (forms.some((f) => c.relative.has(f)) && !aboutReader) return true;
     if (k > 0 && s.tokens[k - 1]!.clauseEnd && forms.some((f) => c.relativeAfterComma.has(f))) return true;
   }
   return false;

@@ -3686,8 +3686,9 @@ export const en: Lexicon = {
       'every',
       'each',
     ],
-    // A violent verb in a relative or interrogative clause after the intent is not the intent's.
-    relative: ['who', 'whom', 'whose', 'which', 'where', 'why'],
+    // A violent verb in a relative or interrogative clause after the intent is not the intent's; that
+    // too ("I want to tell you that Agassi beat Becker"), unless you follow it ("that you get hurt").
+    relative: ['who', 'whom', 'whose', 'which', 'where', 'why', 'that'],
     coordinators: ['and', 'then'],
     intent: [
       'i will',
