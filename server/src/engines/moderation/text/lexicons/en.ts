@@ -2911,6 +2911,12 @@ export const en: Lexicon = {
       'kill some time',
       // Switching things off, aiming, polishing, acing, eating: kill the engine, shoot for Friday,
       // punch up the script, smash the interview, murder a burger.
+      'heart ~3 beat*',
+      'shooting the breeze',
+      'straight shooting',
+      'straight shooter',
+      'look* ~2 smashing',
+      'itching and burning',
       'kill ~2 lights',
       'kill ~2 engine*',
       'kill ~2 power',
