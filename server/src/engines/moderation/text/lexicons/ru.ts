@@ -48,7 +48,26 @@ const DIE_CRUDE = ['сдохнешь', 'сдохнете', 'подохнешь',
 export const ru: Lexicon = {
   lang: 'ru',
   // Words a wildcard term must not read (types.ts): ordinary words that share a stem.
-  wildcardExceptions: ['педикюр*', 'педикулез*', 'задушевн*', 'закопане'],
+  // Group and dehumanising stems (found by reading dictionary-ru): arabinose, an arabesque, a pedicab,
+  // отбросить (to cast aside), приезжать (to come).
+  wildcardExceptions: [
+    'арабиноз*',
+    'арабеск*',
+    'арабесоч*',
+    'арабесков*',
+    'педикеб*',
+    'отбросит*',
+    'отбросил*',
+    'отбросив*',
+    'отбросим',
+    'отбросьте',
+    'отбросн*',
+    'приезжа*',
+    'педикюр*',
+    'педикулез*',
+    'задушевн*',
+    'закопане',
+  ],
   classes: {
     burnplace: ['сожжем', 'сжечь', 'спалить', 'спалим', 'поджечь', 'подожжем', 'взорвать', 'взорвем'],
     worship: ['мечеть', 'мечети', 'синагогу', 'синагоги', 'церковь', 'церкви'],
