@@ -4,6 +4,8 @@ export const de: Lexicon = {
   lang: 'de',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: [
+    // The group stem islam* (found by reading dictionary-de): the city.
+    'islamabad*',
     'abstecher*',
     'niederschlag',
     'niederschlags*',

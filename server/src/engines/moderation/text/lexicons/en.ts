@@ -7,6 +7,7 @@ export const en: Lexicon = {
     // Group names written as stems (hate.groups): jewels, arabica coffee, arable land, an arabesque.
     // A group beside an exclusion word is hate: "jewellery thieves should be locked away" was one.
     'jewel*',
+    'islamabad*',
     'jewfish*',
     'arabesk*',
     'arabesque*',

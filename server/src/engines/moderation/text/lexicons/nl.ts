@@ -12,6 +12,7 @@ export const nl: Lexicon = {
     'homoet*',
     'homoniem*',
     'homolo*',
+    'islamabad*',
     'negeren',
     'negerend*',
     'negeer*',

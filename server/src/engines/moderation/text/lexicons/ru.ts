@@ -51,6 +51,7 @@ export const ru: Lexicon = {
   // Group and dehumanising stems (found by reading dictionary-ru): arabinose, an arabesque, a pedicab,
   // отбросить (to cast aside), приезжать (to come).
   wildcardExceptions: [
+    'исламабад*',
     'арабиноз*',
     'арабеск*',
     'арабесоч*',
