@@ -555,6 +555,7 @@ describe('scoring rules', () => {
       'He deserves to be beaten.', // be + a past form
       "I'll have you killed.", // an object + a past form
       "I'll make sure that you get hurt.", // that, then the reader
+      "I'll make sure the guy who did this gets shot.", // a passive right before the verb
       'Je vais trouver celui qui a fait ça et je vais le tuer.',
     ])
       expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);

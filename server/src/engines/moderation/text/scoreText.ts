@@ -281,6 +281,9 @@ function intended(
 ): boolean {
   if (intents.length === 0 || isNoun(s, c, m) || isFinite(s, c, m)) return false;
   if (c.relative.size === 0 || s.tokens.length === 0) return true;
+  // A passive right before the verb is the main clause's: "I'll make sure the guy who did this gets shot".
+  const before = m.start > 0 ? s.tokens[m.start - 1] : undefined;
+  if (before && !before.clauseEnd && before.forms.some((f) => c.passive.has(f))) return true;
   return intents.some((i) => i.start >= m.start || !inRelative(s, c, i.end, m.start));
 }
 

@@ -3178,6 +3178,14 @@ export const en: Lexicon = {
       'mark my words',
     ],
     incitement: [
+      // Wanting someone killed: "I want the judge killed", "I want them hanged".
+      'want {object} killed',
+      'want {object} shot',
+      'want {object} hanged',
+      'want them all ~1 killed',
+      'want the ~2 killed',
+      'want the ~2 shot',
+      'want the ~2 hanged',
       '{hopeen} ~5 die* slowly',
       '{hopeen} ~5 die* in agony',
       '{hopeen} ~1 that ~2 {r6role} dies',
@@ -3599,6 +3607,9 @@ export const en: Lexicon = {
       'put {object} into ~1 {hospital}',
       'beat {object} up',
       // The act named by a noun, with its verb: "I'll give you a beating", "commit a murder".
+      'execute every',
+      'execute all',
+      'execute each',
       // A confession with a promise: "I shot him once and I'll do it again".
       'killed {object} ~6 do it again',
       'shot {object} ~6 do it again',
