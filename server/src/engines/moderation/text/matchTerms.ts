@@ -184,13 +184,12 @@ function wordMatches(
   pattern: Extract<WordPattern, { kind: 'exact' | 'prefix' | 'suffix' }>,
   token: WordToken,
 ): boolean {
-  return token.forms.some((form) =>
-    pattern.kind === 'exact'
-      ? form === pattern.text
-      : (pattern.kind === 'prefix' ? form.startsWith(pattern.text) : form.endsWith(pattern.text)) &&
-        // Every form of the word: ar البلوطي (oaken) is not لوطي* once its ب is read as a proclitic.
-        !token.forms.some((f) => excepted(f, pattern.except)),
+  if (pattern.kind === 'exact') return token.forms.includes(pattern.text);
+  const reads = token.forms.some((form) =>
+    pattern.kind === 'prefix' ? form.startsWith(pattern.text) : form.endsWith(pattern.text),
   );
+  // Every form of the word: ar البلوطي (oaken) is not لوطي* once its ب is read as a proclitic.
+  return reads && !token.forms.some((form) => excepted(form, pattern.except));
 }
 
 /** Where a word class's terms end when they start at a token, with the gaps they swallowed. */

@@ -13,6 +13,7 @@
  * | nsfw     | plain ad cue (price per hour, new in town, text only)           | 0.10   |
  * | violence | threat, incitement or graphic violence phrase                   | 0.90   |
  * | violence | violent verb with first-person intent or a call to act          | 0.85   |
+ * |          | (not a noun, a past form or a verb in a relative clause)        |        |
  * | violence | depiction or graphic description ("a photo of a man being      | 0.70   |
  * |          | strangled", "stabbed to death, blood everywhere")               |        |
  * | violence | violent verb alone (news: "two people were killed")             | 0.20   |
@@ -158,12 +159,14 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
     for (const [name, terms] of Object.entries(lex.classes))
       classes[name] = compileTerms(terms, lang, classes, except);
     const t = (terms: readonly string[]) => compileTerms(terms, lang, classes, except);
+    const words = (list: readonly string[] | undefined) =>
+      new Set((list ?? []).map((w) => normalize(w, lang)));
     c = {
       lex,
       negBefore: t(lex.negation.before),
       negAfter: t(lex.negation.after),
       negCloseAfter: t(lex.negation.closeAfter ?? []),
-      negInto: new Set((lex.negation.into ?? []).map((w) => normalize(w, lang))),
+      negInto: words(lex.negation.into),
       negRefute: t(lex.negation.refute ?? []),
       reporting: t(lex.reporting),
       notReporting: t(lex.notReporting ?? []),
@@ -175,13 +178,13 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       incitement: t(lex.violence.incitement),
       verbs: t(lex.violence.verbs),
       intent: t(lex.violence.intent),
-      nounAfter: new Set((lex.violence.nounAfter ?? []).map((w) => normalize(w, lang))),
+      nounAfter: words(lex.violence.nounAfter),
       nouns: t(lex.violence.nouns ?? []),
-      finite: new Set((lex.violence.finite ?? []).map((w) => normalize(w, lang))),
-      passive: new Set((lex.violence.passive ?? []).map((w) => normalize(w, lang))),
-      relative: new Set((lex.violence.relative ?? []).map((w) => normalize(w, lang))),
-      relativeAfterComma: new Set((lex.violence.relativeAfterComma ?? []).map((w) => normalize(w, lang))),
-      coordinators: new Set((lex.violence.coordinators ?? []).map((w) => normalize(w, lang))),
+      finite: words(lex.violence.finite),
+      passive: words(lex.violence.passive),
+      relative: words(lex.violence.relative),
+      relativeAfterComma: words(lex.violence.relativeAfterComma),
+      coordinators: words(lex.violence.coordinators),
       veiled: t(lex.violence.veiled),
       graphic: t(lex.violence.graphic ?? []),
       threatCues: t(lex.violence.cues ?? []),
@@ -279,11 +282,10 @@ function intended(
   intents: readonly TermMatch[],
   m: TermMatch,
 ): boolean {
-  if (intents.length === 0 || isNoun(s, c, m) || isFinite(s, c, m)) return false;
+  if (intents.length === 0 || isNoun(s, c, m) || isFiniteForm(s, c, m)) return false;
   if (c.relative.size === 0 || s.tokens.length === 0) return true;
   // A passive right before the verb is the main clause's: "I'll make sure the guy who did this gets shot".
-  const before = m.start > 0 ? s.tokens[m.start - 1] : undefined;
-  if (before && !before.clauseEnd && before.forms.some((f) => c.passive.has(f))) return true;
+  if (precededBy(s, m.start, c.passive, 1)) return true;
   return intents.some((i) => i.start >= m.start || !inRelative(s, c, i.end, m.start));
 }
 
@@ -308,15 +310,20 @@ function inRelative(s: PreparedSentence, c: CompiledLexicon, from: number, to: n
  * A past or third-person form of a violent verb (`finite`: killed, attacks) that no be, get or object
  * pronoun (`passive`) puts under the intent: "I want to know who killed my dog".
  */
-function isFinite(s: PreparedSentence, c: CompiledLexicon, m: TermMatch): boolean {
+function isFiniteForm(s: PreparedSentence, c: CompiledLexicon, m: TermMatch): boolean {
   if (c.finite.size === 0 || s.tokens.length === 0 || m.end - m.start !== 1) return false;
   if (!s.tokens[m.start]!.forms.some((f) => c.finite.has(f))) return false;
-  for (let k = m.start - 1; k >= Math.max(0, m.start - 2); k -= 1) {
+  return !precededBy(s, m.start, c.passive, 2);
+}
+
+/** A word of `set` among the `span` words before token `at`, in the same clause (spaced languages). */
+function precededBy(s: PreparedSentence, at: number, set: ReadonlySet<string>, span: number): boolean {
+  for (let k = at - 1; k >= Math.max(0, at - span); k -= 1) {
     const t = s.tokens[k]!;
-    if (t.clauseEnd) break;
-    if (t.forms.some((f) => c.passive.has(f))) return false;
+    if (t.clauseEnd) return false;
+    if (t.forms.some((f) => set.has(f))) return true;
   }
-  return true;
+  return false;
 }
 
 /**
@@ -326,9 +333,7 @@ function isFinite(s: PreparedSentence, c: CompiledLexicon, m: TermMatch): boolea
 function isNoun(s: PreparedSentence, c: CompiledLexicon, m: TermMatch): boolean {
   if (c.nouns.length > 0 && findTerms(s, c.nouns).some((n) => n.start <= m.start && m.end <= n.end))
     return true;
-  if (c.nounAfter.size === 0 || m.start === 0 || s.tokens.length === 0) return false;
-  const before = s.tokens[m.start - 1]!;
-  return !before.clauseEnd && before.forms.some((f) => c.nounAfter.has(f));
+  return c.nounAfter.size > 0 && s.tokens.length > 0 && precededBy(s, m.start, c.nounAfter, 1);
 }
 
 /**
@@ -445,10 +450,12 @@ function scoreSentence(
       for (const m of longestMatches(findTerms(s, c.exclusion))) add('hateExclusionGroup', m);
       const intents = findTerms(s, c.intent);
       for (const m of longestMatches(findTerms(s, c.incitement))) add('hateViolenceGroup', m);
-      // The violence list's ordinary phrases hold here too: "kill the stereotype that women can't code".
-      const notViolent = benignOf(c.benign);
-      for (const m of longestMatches(findTerms(s, c.verbs)))
-        if (intended(s, c, intents, m) && !notViolent(m)) add('hateViolenceGroup', m);
+      const verbs = longestMatches(findTerms(s, c.verbs));
+      if (verbs.length > 0) {
+        // The violence list's ordinary phrases hold here too: "kill the stereotype that women can't code".
+        const notViolent = benignOf(c.benign);
+        for (const m of verbs) if (intended(s, c, intents, m) && !notViolent(m)) add('hateViolenceGroup', m);
+      }
     }
   }
   return evidence;
