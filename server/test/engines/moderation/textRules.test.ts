@@ -561,6 +561,35 @@ describe('scoring rules', () => {
       expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
   });
 
+  it('reads a participle in a perfect tense, and a preterite, as past: no threat (violence.participles, violence.perfect)', async () => {
+    for (const text of [
+      "Je veux dire qu'il l'a tué.", // perfect: a before the participle
+      'Voglio parlarti del libro che racconta come hanno ucciso Cesare.', // hanno ucciso
+      'Ik wil de mensen helpen die tijdens de oorlog zijn verkracht.', // zijn before
+      'Ich will erzählen, wie sie ihn erschossen haben.', // perfectAfter: verb-final
+      'Quiero contarte cómo han asesinado a mi abuelo.', // han asesinado
+      'Quiero saber por qué lo mataron.', // finite: a preterite plural
+      'Quero contar como mataram o meu avô.', // finite
+      'Я хочу рассказать, как его убили.', // finite: a past form
+    ]) {
+      const d = await scoreTextDetailed(text, 'violence');
+      expect(d.score, text).toBeLessThan(0.5);
+      expect(
+        d.evidence.some((e) => e.rule === 'violenceVerb'),
+        text,
+      ).toBe(true);
+    }
+    // The same participles without the auxiliary, and past forms that a wish governs, stay threats.
+    for (const threat of [
+      'Je te tue si tu reviens.', // tue: a present
+      'Ik vermoord je als je terugkomt.',
+      'Ze moeten allemaal vermoord worden.', // worden is no perfect
+      'Ich will, dass er erschossen wird.', // wird is no perfect
+      'Voglio che venga ucciso.',
+      'Хочу, чтоб тебя убили.', // чтоб makes the past form a wish (violence.passive)
+    ])
+      expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
+  });
   it('does not read ordinary CJK and Arabic words that hold a violent, sexual or slur word as one (dictionary audit)', async () => {
     const cases: Array<[string, 'violence' | 'nsfw' | 'hate']> = [
       ['对不起，我想打断你一下。', 'violence'], // interrupt

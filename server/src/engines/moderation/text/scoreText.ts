@@ -105,6 +105,9 @@ interface CompiledLexicon {
   nouns: CompiledTerm[];
   finite: ReadonlySet<string>;
   passive: ReadonlySet<string>;
+  participles: ReadonlySet<string>;
+  perfect: ReadonlySet<string>;
+  perfectAfter: ReadonlySet<string>;
   relative: ReadonlySet<string>;
   relativeAfterComma: ReadonlySet<string>;
   coordinators: ReadonlySet<string>;
@@ -182,6 +185,9 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       nouns: t(lex.violence.nouns ?? []),
       finite: words(lex.violence.finite),
       passive: words(lex.violence.passive),
+      participles: words(lex.violence.participles),
+      perfect: words(lex.violence.perfect),
+      perfectAfter: words(lex.violence.perfectAfter),
       relative: words(lex.violence.relative),
       relativeAfterComma: words(lex.violence.relativeAfterComma),
       coordinators: words(lex.violence.coordinators),
@@ -306,14 +312,24 @@ function inRelative(s: PreparedSentence, c: CompiledLexicon, from: number, to: n
   return false;
 }
 
+/** How far before a participle its perfect auxiliary may stand: "ils l'ont sauvagement tué". */
+const PERFECT_SPAN = 3;
+
 /**
  * A past or third-person form of a violent verb (`finite`: killed, attacks) that no be, get or object
- * pronoun (`passive`) puts under the intent: "I want to know who killed my dog".
+ * pronoun (`passive`) puts under the intent: "I want to know who killed my dog". Or a participle in a
+ * perfect tense (`participles` after a `perfect` auxiliary or, verb-final, right before a
+ * `perfectAfter` one): "je veux dire qu'il l'a tué", "ich will wissen, warum sie ihn getötet haben".
  */
 function isFiniteForm(s: PreparedSentence, c: CompiledLexicon, m: TermMatch): boolean {
-  if (c.finite.size === 0 || s.tokens.length === 0 || m.end - m.start !== 1) return false;
-  if (!s.tokens[m.start]!.forms.some((f) => c.finite.has(f))) return false;
-  return !precededBy(s, m.start, c.passive, 2);
+  if (s.tokens.length === 0 || m.end - m.start !== 1) return false;
+  const forms = s.tokens[m.start]!.forms;
+  if (forms.some((f) => c.finite.has(f))) return !precededBy(s, m.start, c.passive, 2);
+  if (!forms.some((f) => c.participles.has(f))) return false;
+  const next = s.tokens[m.start + 1];
+  const auxiliaryAfter =
+    next !== undefined && !s.tokens[m.start]!.clauseEnd && next.forms.some((f) => c.perfectAfter.has(f));
+  return auxiliaryAfter || precededBy(s, m.start, c.perfect, PERFECT_SPAN);
 }
 
 /** A word of `set` among the `span` words before token `at`, in the same clause (spaced languages). */

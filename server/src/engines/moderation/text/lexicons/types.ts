@@ -120,6 +120,20 @@ export interface Lexicon {
     /** Words before a `finite` form that make it the intent's: be, get, and object pronouns. */
     passive?: string[];
     /**
+     * Past participles of violent verbs that are past only in a perfect tense (fr tué, it ucciso, nl
+     * vermoord, de getötet): written alone they can also be a present form ("je te tue", "ik vermoord
+     * je") or a passive the intent governs ("tu seras tué", "er gehört erschossen"). After a word of
+     * `perfect` (up to three words before, in the same clause) or right before a word of
+     * `perfectAfter` (German and Dutch put the auxiliary last: "getötet haben", "vermoord heeft"),
+     * such a participle is a finite past form like those of `finite`: "je veux dire qu'il l'a tué",
+     * "ik wil de mensen helpen die zijn verkracht".
+     */
+    participles?: string[];
+    /** The perfect tense's auxiliaries before the participle (fr a, ont, avait; it ha, hanno; de hat). */
+    perfect?: string[];
+    /** Auxiliaries right after the participle, in a verb-final clause (de haben, worden; nl heeft). */
+    perfectAfter?: string[];
+    /**
      * Words that open a relative or interrogative clause (who, whom, which; fr qui; de wer): a violent
      * verb after one of them, with the intent before it, belongs to that clause and not to the intent.
      * "Je veux savoir qui a tué mon chien", "we must help the victims who were raped". A word of
