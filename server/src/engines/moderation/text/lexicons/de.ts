@@ -673,6 +673,7 @@ export const de: Lexicon = {
       'holzlatten',
       'stocke',
       'steine',
+      'stocken',
     ],
     lautsource: [
       'polizei',
@@ -1931,6 +1932,11 @@ export const de: Lexicon = {
       'butterflymesser',
       'klappmesser',
       'machete',
+      'schraubenzieher',
+      'schere',
+      'dolch',
+      'kuchenmesser',
+      'stilett',
     ],
     gdrueck: [
       'druckte*',
@@ -2203,6 +2209,8 @@ export const de: Lexicon = {
       'hingerichtet',
       'richteten ~4 hin',
       'massakriert*',
+      'niedermaht*',
+      'niedergemaht',
     ],
     r10kopfschuss: [
       'kopfschuss',
@@ -2391,8 +2399,8 @@ export const de: Lexicon = {
       'nase war gebrochen',
       'zahne ausgeschlagen',
       'ausgeknockt',
-      'k.o.',
       'ko',
+      'k.o',
       'lag flach',
       'lag sofort flach',
       'gekotzt',
@@ -2513,6 +2521,11 @@ export const de: Lexicon = {
       'nix an hast',
       'ganz ohne was',
       'untenrum',
+      'nur unterwasche',
+      'nur ~1 slip',
+      'nur ~1 string',
+      'nur ~1 dessous',
+      'nur in unterwasche',
     ],
     r10mishap: [
       'abbrennt',
@@ -2581,6 +2594,8 @@ export const de: Lexicon = {
     ],
     before: ['nicht', 'nie', 'niemals', 'kein*', 'niemand', 'ohne', 'gegen !{wall} !{gagainst}'],
     after: ['nicht', 'nie', 'niemals'],
+    // Französisch n' (n'est) ist hier 'n, ein: "so'n Ding", "hab 'n Foto".
+    foreign: ['n'],
   },
   reporting: [
     'beruhmte* foto',
@@ -2849,6 +2864,10 @@ export const de: Lexicon = {
       'suche ons',
       'suche ~3 affare ~3 ons',
       'happy end* ~4 gfe',
+      'was kostet ~3 blasen',
+      'blasen ohne ~1 gummi',
+      'blasen ohne ~1 kondom',
+      'ficken ohne ~1 gummi',
     ],
     sexual: [
       '{r6worn} {r6undies}',
@@ -3130,6 +3149,11 @@ export const de: Lexicon = {
       'wär* ~1 schade wenn',
       'die kriegen ~2 richtig',
       'kriegen heute ~1 was ab',
+      'gastefans',
+      'gegnerischen fans',
+      'die ultras',
+      'hools',
+      'hooligans',
     ],
     incitement: [
       '{r6should} ~3 {r6role} ~6 {r6harm} $',
@@ -3822,6 +3846,7 @@ export const de: Lexicon = {
       'passen sie ~4 ab',
       '{waffen} nicht vergessen',
       '{waffen} ~2 mitbringen',
+      'warten wir ~2 mit {waffen}',
     ],
     graphic: [
       '{gperson} ~2 wird ~2 {gpart}',
@@ -4122,6 +4147,7 @@ export const de: Lexicon = {
       'aufschlitz* ~2 {gwho3} ~2 {gfacede}',
       '{r10victims} ~3 in ~2 {r10bldg} ~12 anzund* !{r10lichter}',
       '{r10victims} ~3 in ~2 {r10bldg} ~12 in brand',
+      '{gwho} ~5 {gtreppe} {ghinunterpush}',
     ],
   },
   hate: {

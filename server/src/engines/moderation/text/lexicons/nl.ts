@@ -1829,6 +1829,10 @@ export const nl: Lexicon = {
       'fusilleer*',
       'gefusilleerd',
       'opende* het vuur',
+      'schoten ~5 dood',
+      'doodschoten',
+      'neermaai*',
+      'neergemaaid',
     ],
     r10nekschot: [
       'nekschot',
@@ -1981,6 +1985,7 @@ export const nl: Lexicon = {
       'out',
       'bloedneus',
       'lag te janken',
+      'knock',
     ],
     r10bonesnl: ['heup', 'arm', 'armen', 'been', 'benen', 'ribben', 'pols', 'kaak', 'sleutelbeen'],
     r10breaknl: ['brak', 'braken'],
@@ -2078,6 +2083,11 @@ export const nl: Lexicon = {
       'zonder iets aan',
       'met niks aan',
       'met niets aan',
+      'alleen ondergoed',
+      'alleen ~1 ondergoed',
+      'alleen in ~1 ondergoed',
+      'alleen ~1 slipje',
+      'alleen ~1 string',
     ],
     r10ppnl: [
       'afgeknald',
@@ -2102,6 +2112,10 @@ export const nl: Lexicon = {
       'sleuren',
       'slepen',
     ],
+    r10stakpp: ['geramd', 'gestoken', 'gedreven', 'geplant', 'gejaagd'],
+    r10grabnl: ['greep', 'grepen', 'pakte', 'pakten', 'trok', 'trokken', 'sleurde'],
+    r10whonl: ['hem', 'mij', 'me', 'jou', '{gdet} ~1 {gperson}'],
+    r10maaiv: ['maaide', 'maaiden', 'schoot', 'schoten', 'knalde', 'knalden'],
   },
   negation: {
     refute: [
@@ -2115,6 +2129,8 @@ export const nl: Lexicon = {
     ],
     before: ['niet', 'nooit', 'geen', 'niemand', 'zonder', 'tegen !{wall} !{gagainst}'],
     after: ['niet', 'nooit'],
+    // Frans n' (n'est) is hier 'n, een: "zo'n mep", "'n klap".
+    foreign: ['n'],
     closeAfter: ['zodat', 'waardoor', 'totdat', 'tot', 'opdat', 'zo hard dat', 'zo erg dat'],
   },
   reporting: [
@@ -2326,9 +2342,6 @@ export const nl: Lexicon = {
       'zoek sex',
       'zin om te neuken',
       '{sendnl} ~8 {r10nakednl}',
-      'foto ~3 {r10nakednl}',
-      'fotos ~3 {r10nakednl}',
-      'foto s ~3 {r10nakednl}',
       'wil je zien wat ik ~3 beneden heb',
       'wil je zien wat ik ~3 in mijn broek',
       'wat ik hier beneden ~2 heb',
@@ -2635,6 +2648,10 @@ export const nl: Lexicon = {
       'trek ~2 aangifte in',
       'aangifte ~1 intrekken',
       'aangifte in ~3 voor het te laat',
+      'uitsupporters',
+      'supporters van',
+      'de harde kern',
+      'hooligans',
     ],
     incitement: [
       '{r6hope} ~1 {r6who} ~4 {r6die} !van',
@@ -2967,6 +2984,7 @@ export const nl: Lexicon = {
       'vinger voor vinger',
       '{should} ~3 {r10ppnl} worden',
       '{should} ~2 allemaal ~2 {r10ppnl} worden',
+      '{attacker} ~6 is ~2 {hero}',
     ],
     verbs: [
       'je pijn doen',
@@ -3336,7 +3354,9 @@ export const nl: Lexicon = {
       'gasmasker ~10 slang',
       // Trap, balkon: "duwde zijn schoonmoeder van de keldertrap", "van het balkon gegooid".
       '{gduwnl} {gwho} van {gtrapnl}',
-      '{gduwnl} {gwho} ~1 {gtrapnl} af',
+      // 'haar' is ook 'her': "ze gooide haar tas de trap af" is een tas.
+      '{gduwnl} {r10whonl} ~1 {gtrapnl} af',
+      '{gduwnl} haar {gtrapnl} af',
       '{gwho} ~2 van {gtrapnl} ~1 {gthrownpp}',
       '{gwho} ~2 uit het raam ~1 {gthrownpp}',
       '{gduwnl} {gwho} uit het raam',
@@ -3446,6 +3466,14 @@ export const nl: Lexicon = {
       '{gdet} ~1 {gperson} van {gtrapnl} ~1 {gduwnl}',
       'hem van {gtrapnl} ~1 {gduwnl}',
       'haar van {gtrapnl} ~1 {gduwnl}',
+      '{gwho} ~2 {r10stakw} {gat} ~1 {r10stakpp}',
+      '{r10stakw} {gat} ~1 {r10stakpp} !{ganimal}',
+      '{r10grabnl} {gwho} ~1 bij {gposs} haren ~4 {r10sleur}',
+      '{r10grabnl} {gwho} ~1 aan {gposs} haren ~4 {r10sleur}',
+      '{gduwnl} {r10whonl} ~5 {gtrapnl} af',
+      '{gnoun} ~1 {r10gafnl} ~8 {r10boastnl}',
+      '{r10gafnl} ~3 {gnoun} ~8 {r10boastnl}',
+      '{r10maaiv} ~2 {r10victimsnl} ~1 neer',
     ],
   },
   hate: {
