@@ -350,6 +350,7 @@ export const nl: Lexicon = {
       'afgeknald',
       'neergeknald',
       'aangevallen',
+      'in de fik gestoken',
     ],
     badguynl: [
       'de dader',
@@ -378,6 +379,9 @@ export const nl: Lexicon = {
       'die !{badguynl} ~3 {nlpp} hebben',
       'wie !{badguynl} ~3 heeft {nlpp}',
       'wie !{badguynl} ~3 {nlpp} heeft',
+      'die !{badguynl} ~3 in de fik hebben gestoken',
+      'die !{badguynl} ~3 in brand hebben gestoken',
+      'die !{badguynl} ~3 in de fik heeft gestoken',
     ],
     praisenl: [
       'held',
@@ -402,6 +406,9 @@ export const nl: Lexicon = {
       'een patriot',
       'meer van dat',
       'meer van dit',
+      'patriotten',
+      'echte patriotten',
+      'ware patriotten',
     ],
     attacknl: [
       'die aanslag',
@@ -645,6 +652,9 @@ export const nl: Lexicon = {
       'debielen',
       'zwakzinnigen',
       'spastici',
+      'kreupelen',
+      'kreupele',
+      'mongool',
     ],
     r6sterile: [
       'gesteriliseerd moeten',
@@ -2116,6 +2126,28 @@ export const nl: Lexicon = {
     r10grabnl: ['greep', 'grepen', 'pakte', 'pakten', 'trok', 'trokken', 'sleurde'],
     r10whonl: ['hem', 'mij', 'me', 'jou', '{gdet} ~1 {gperson}'],
     r10maaiv: ['maaide', 'maaiden', 'schoot', 'schoten', 'knalde', 'knalden'],
+    r10talknl: [
+      'te veel klets*',
+      'te veel praat*',
+      'te veel lul*',
+      'hun mond niet houden',
+      'je mond niet houdt',
+      'zijn mond niet houdt',
+      'klikken',
+      'klikt',
+      'loslippig*',
+    ],
+    r10talkwhonl: [
+      'wie praat',
+      'wie kletst',
+      'wie klikt',
+      'wie te veel praat',
+      'wie zijn mond opendoet',
+      'wie zingt',
+    ],
+    r10fishendnl: ['bij de vissen', 'met de vissen', 'visvoer', 'in ~1 {r10waternl}'],
+    r10hangnl: ['ophangen', 'opknopen', 'opgehangen', 'opgeknoopt', 'laten bungelen'],
+    r10abortnl: ['geaborteerd', 'geaborteerd moeten worden', 'nooit geboren', 'vergast', 'afgemaakt'],
   },
   negation: {
     refute: [
@@ -2131,7 +2163,8 @@ export const nl: Lexicon = {
     after: ['niet', 'nooit'],
     // Frans n' (n'est) is hier 'n, een: "zo'n mep", "'n klap".
     foreign: ['n'],
-    closeAfter: ['zodat', 'waardoor', 'totdat', 'tot', 'opdat', 'zo hard dat', 'zo erg dat'],
+    // 'dat' opent de bijzin van het gevolg: "ik neem je zo hard dat je niet kan zitten".
+    closeAfter: ['zodat', 'waardoor', 'totdat', 'tot', 'opdat', 'zo hard dat', 'zo erg dat', 'dat'],
   },
   reporting: [
     'in de film',
@@ -2356,6 +2389,7 @@ export const nl: Lexicon = {
       'kapotgeneukt',
       'massage met ~1 happy end*',
       'happy end* ~4 gfe',
+      'je ~2 hard nemen',
     ],
     sexual: [
       '{r6sellsex}',
@@ -2652,6 +2686,8 @@ export const nl: Lexicon = {
       'supporters van',
       'de harde kern',
       'hooligans',
+      'trek ~2 verklaring in',
+      'verklaring ~1 intrekken',
     ],
     incitement: [
       '{r6hope} ~1 {r6who} ~4 {r6die} !van',
@@ -2985,6 +3021,12 @@ export const nl: Lexicon = {
       '{should} ~3 {r10ppnl} worden',
       '{should} ~2 allemaal ~2 {r10ppnl} worden',
       '{attacker} ~6 is ~2 {hero}',
+      'ongeluk* ~6 {r10talknl}',
+      '{r10talkwhonl} ~8 {r10fishendnl}',
+      'je ligt ~3 bij de vissen',
+      'je wordt ~2 visvoer',
+      'niemand ~3 komt ~2 heelhuids',
+      'aan ~2 lantaarnpaal ~1 {r10hangnl}',
     ],
     verbs: [
       'je pijn doen',
@@ -3195,6 +3237,9 @@ export const nl: Lexicon = {
       'met z n allen bij zijn huis',
       'met z n allen voor zijn deur',
       'we staan ~5 bij zijn huis',
+      'wanneer je dienst ~2 erop zit',
+      'ik weet wanneer je ~4 klaar bent',
+      'wanneer je dienst ~1 afgelopen is',
     ],
     graphic: [
       '{gperson} ~3 {gpart} wordt',
@@ -3748,6 +3793,7 @@ export const nl: Lexicon = {
       '{r6disabled} ~4 niet ~1 mogen stemmen',
       '{group} ~4 zouden niet ~1 mogen stemmen',
       '{group} ~4 mogen niet ~1 stemmen',
+      '{r6disabled} ~4 {r10abortnl}',
     ],
   },
 };
