@@ -1900,9 +1900,6 @@ export const nl: Lexicon = {
       'gehandicapte*',
     ],
     r10slapnl: [
-      'sloeg',
-      'sloegen',
-      'geslagen',
       'mepte',
       'mepten',
       'gemept',
@@ -2148,6 +2145,21 @@ export const nl: Lexicon = {
     r10fishendnl: ['bij de vissen', 'met de vissen', 'visvoer', 'in ~1 {r10waternl}'],
     r10hangnl: ['ophangen', 'opknopen', 'opgehangen', 'opgeknoopt', 'laten bungelen'],
     r10abortnl: ['geaborteerd', 'geaborteerd moeten worden', 'nooit geboren', 'vergast', 'afgemaakt'],
+    r10whonl2: ['hem', 'jou', '{gdet} ~1 {gperson}'],
+    r10sloeg: ['sloeg', 'sloegen', 'geslagen'],
+    r10hownl: [
+      'in het gezicht',
+      'in zijn gezicht',
+      'in haar gezicht',
+      'met de vuist',
+      'met de riem',
+      'bont en blauw',
+      'tot',
+      'elke dag',
+      'regelmatig',
+      'keer op keer',
+    ],
+    r10themnl: ['hun', 'hen', 'jullie', 'die', 'ze'],
   },
   negation: {
     refute: [
@@ -2567,6 +2579,9 @@ export const nl: Lexicon = {
       'reanimatie ~8 ribben',
       'hartmassage ~8 ribben',
       'reanimeren ~8 ribben',
+      'sloeg* ~3 in ~2 deken*',
+      'sloeg* ~3 in ~2 dekentje',
+      'sloeg* ~3 in ~2 doek',
     ],
     play: [
       'training',
@@ -2998,8 +3013,6 @@ export const nl: Lexicon = {
       '{attacker} ~4 zijn ~2 {hero}',
       '{attacker} ~4 is ~2 {hero}',
       // Groepsgeweld.
-      'niemand ~3 komt heelhuids ~2 thuis',
-      'niemand ~3 komt heelhuids',
       'geen van hen ~3 heelhuids',
       'we ~8 breken {possessive} {body}',
       'we ~8 breken ~1 {possessive} {body}',
@@ -3025,8 +3038,8 @@ export const nl: Lexicon = {
       '{r10talkwhonl} ~8 {r10fishendnl}',
       'je ligt ~3 bij de vissen',
       'je wordt ~2 visvoer',
-      'niemand ~3 komt ~2 heelhuids',
       'aan ~2 lantaarnpaal ~1 {r10hangnl}',
+      'niemand van {r10themnl} ~4 heelhuids',
     ],
     verbs: [
       'je pijn doen',
@@ -3240,6 +3253,7 @@ export const nl: Lexicon = {
       'wanneer je dienst ~2 erop zit',
       'ik weet wanneer je ~4 klaar bent',
       'wanneer je dienst ~1 afgelopen is',
+      'niemand ~3 komt ~2 heelhuids',
     ],
     graphic: [
       '{gperson} ~3 {gpart} wordt',
@@ -3476,7 +3490,6 @@ export const nl: Lexicon = {
       '{ggoot} ~2 {r10hotnl} ~2 over {gposs2} ~2 {glimbnl}',
       '{ggoot} ~2 {r10hotnl} ~1 in {gposs} gezicht',
       '{ggoot} {gwho} ~2 {r10hotnl} ~3 over',
-      'met {r10hotnl} overgoten',
       '{gwho} ~2 met {r10hotnl} ~2 overgoten',
       'stak* hem in brand',
       'stak* haar in brand',
@@ -3485,6 +3498,7 @@ export const nl: Lexicon = {
       '{r10victimsnl} ~3 in ~2 {r10bldgnl} ~12 in brand',
       // Kwetsbare slachtoffers: een baby, een peuter, een bejaarde geslagen, door elkaar geschud.
       '{r10slapnl} {gdet} ~2 {r10schwachnl} !{gcontest}',
+      '{r10sloeg} {gdet} ~2 {r10schwachnl} ~4 {r10hownl}',
       '{r10gafnl} {gdet} ~2 {r10schwachnl} ~2 {r10harsh}',
       '{gdet} ~2 {r10schwachnl} ~3 {r10harsh} ~1 {gat}',
       'schudde* {gdet} ~1 {r10schwachnl} ~3 {r10heftignl}',
@@ -3497,8 +3511,8 @@ export const nl: Lexicon = {
       '{gslam} {gwho} ~2 {r10chairnl} ~2 op {gposs} hoofd',
       'met {gdet} ~1 {gweapon} ~4 tot ~2 bewusteloos',
       // Opscheppen met een verwonding: "twee tanden uit z'n bek geslagen", "knietje in z'n gezicht, neus gebroken".
-      '{r10tandnl} ~4 {gblowpp}',
-      '{r10tandnl} ~4 uitgeslagen',
+      '{r10whonl2} ~3 {r10tandnl} ~4 {gblowpp}',
+      '{r10whonl2} ~3 {r10tandnl} ~4 uitgeslagen',
       '{r10tandnl} ~2 uit {gposs} ~1 {gbody} ~1 {gblowpp}',
       '{gnoun} {gat} ~8 {r10boastnl}',
       '{gzohard} {gat} ~1 {gblowpp} ~5 {r10boastnl}',
