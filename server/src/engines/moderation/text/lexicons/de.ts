@@ -1046,6 +1046,8 @@ export const de: Lexicon = {
       'kunde*',
       'wachmann',
       'kellner*',
+      'mannern',
+      'wichser',
     ],
     gvictim: ['{gperson}', 'ihn', 'sie'],
     gagent: [
@@ -2632,6 +2634,8 @@ export const de: Lexicon = {
     ],
     r10datde: ['ihm', 'dem', 'der', 'diesem', 'dem typen', 'ihr'],
     r10them: ['denen', 'ihnen', 'euch', 'den'],
+    r10willde: ['kommt', 'soll', 'wird', 'geht', 'kommen', 'sollen', 'werden'],
+    r10laugh: ['lol', 'haha', 'hahaha', 'hehe', 'lmao', 'xd'],
   },
   negation: {
     refute: [
@@ -3079,6 +3083,9 @@ export const de: Lexicon = {
       'schlug* ~3 in ~2 tuch',
       'schlug* ~3 in ~2 handtuch',
       'schlug* ~3 in ~2 zeitungspapier',
+      'hab mir ~3 {r10breakb} ~1 gebrochen',
+      'habe mir ~3 {r10breakb} ~1 gebrochen',
+      'sich ~3 {r10breakb} ~1 gebrochen',
     ],
     play: [
       'training',
@@ -3645,7 +3652,6 @@ export const de: Lexicon = {
       '{attacker} ~3 verdien* ~2 orden',
       '{didharmde} ~6 verdien* ~3 orden',
       // Gruppengewalt verabreden.
-      'keiner von denen ~3 heil',
       'wir ~8 brechen {gdat} ~2 {body}',
       '{defigure} ~4 gehoren ~3 an {r10lamp}',
       'gehoren alle an {r10lamp}',
@@ -3672,8 +3678,8 @@ export const de: Lexicon = {
       'schwimmst du ~3 mit den fischen',
       'du wirst ~3 fischfutter',
       'bist du ~2 fischfutter',
-      'keiner von {r10them} ~3 heil',
-      'niemand von {r10them} ~3 heil',
+      'keiner von {r10them} {r10willde} ~2 heil !durch',
+      'niemand von {r10them} {r10willde} ~2 heil !durch',
     ],
     verbs: [
       'eins auf die mutze',
@@ -4218,6 +4224,9 @@ export const de: Lexicon = {
       '{r10victims} ~3 in ~2 {r10bldg} ~12 anzund* !{r10lichter}',
       '{r10victims} ~3 in ~2 {r10bldg} ~12 in brand',
       '{gwho} ~5 {gtreppe} {ghinunterpush}',
+      'hab ~1 {r10datde} ~3 {r10breakb} ~1 gebrochen',
+      '{r10datde} ~3 {r10breakb} ~1 gebrochen ~8 {r10laugh}',
+      '{gschoss} jedem ~2 {gperson} {gat} {gbody}',
     ],
   },
   hate: {

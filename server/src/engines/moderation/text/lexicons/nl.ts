@@ -1993,6 +1993,8 @@ export const nl: Lexicon = {
       'bloedneus',
       'lag te janken',
       'knock',
+      'lag janken',
+      'lag te huilen',
     ],
     r10bonesnl: ['heup', 'arm', 'armen', 'been', 'benen', 'ribben', 'pols', 'kaak', 'sleutelbeen'],
     r10breaknl: ['brak', 'braken'],
@@ -2160,6 +2162,8 @@ export const nl: Lexicon = {
       'keer op keer',
     ],
     r10themnl: ['hun', 'hen', 'jullie', 'die', 'ze'],
+    r10laughnl: ['lol', 'haha', 'hahaha', 'hihi', 'lmao', 'xd'],
+    r10facebonenl: ['neus', 'kaak', 'jukbeen', 'arm', 'ribben', 'tanden'],
   },
   negation: {
     refute: [
@@ -3488,7 +3492,7 @@ export const nl: Lexicon = {
       '{ggoot} ~2 {r10hotnl} ~2 over {gwho}',
       '{ggoot} ~2 {r10hotnl} ~2 over ~4 van {gdet} ~1 {gperson}',
       '{ggoot} ~2 {r10hotnl} ~2 over {gposs2} ~2 {glimbnl}',
-      '{ggoot} ~2 {r10hotnl} ~1 in {gposs} gezicht',
+      '{ggoot} ~5 {r10hotnl} ~1 in {gposs} gezicht',
       '{ggoot} {gwho} ~2 {r10hotnl} ~3 over',
       '{gwho} ~2 met {r10hotnl} ~2 overgoten',
       'stak* hem in brand',
@@ -3533,6 +3537,8 @@ export const nl: Lexicon = {
       '{gnoun} ~1 {r10gafnl} ~8 {r10boastnl}',
       '{r10gafnl} ~3 {gnoun} ~8 {r10boastnl}',
       '{r10maaiv} ~2 {r10victimsnl} ~1 neer',
+      '{gposs2} {r10facebonenl} ~1 gebroken ~8 {r10laughnl}',
+      'heb ~3 {gposs2} {r10facebonenl} ~1 gebroken',
     ],
   },
   hate: {
