@@ -2164,6 +2164,7 @@ export const nl: Lexicon = {
     r10themnl: ['hun', 'hen', 'jullie', 'die', 'ze'],
     r10laughnl: ['lol', 'haha', 'hahaha', 'hihi', 'lmao', 'xd'],
     r10facebonenl: ['neus', 'kaak', 'jukbeen', 'arm', 'ribben', 'tanden'],
+    r10biednl: ['bied', 'bieden', 'zoek', 'zoekt'],
   },
   negation: {
     refute: [
@@ -2406,6 +2407,9 @@ export const nl: Lexicon = {
       'massage met ~1 happy end*',
       'happy end* ~4 gfe',
       'je ~2 hard nemen',
+      '{r10biednl} ~3 intimiteit in ruil voor',
+      '{r10biednl} ~3 seks in ruil voor',
+      '{r10biednl} ~3 sex in ruil voor',
     ],
     sexual: [
       '{r6sellsex}',
@@ -2463,6 +2467,9 @@ export const nl: Lexicon = {
       'met je doen wat ik wil',
       'gfe',
       'girlfriend experience',
+      'frans zonder',
+      'intimiteit in ruil voor',
+      'seks in ruil voor',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.

@@ -804,6 +804,9 @@ export const ru: Lexicon = {
       'шлюхи',
       'проститутки',
       'все шлюхи',
+      'кровососы',
+      'кровопийцы',
+      'жадные',
     ],
     act: [
       'трахаться',
@@ -2609,6 +2612,9 @@ export const ru: Lexicon = {
       'бомжу',
       'ублюдку',
     ],
+    r10moneyru: ['деньги', 'содержание', 'подарки', 'оплату', 'вознаграждение'],
+    r10leechru: ['кровососы', 'кровопийцы', 'пиявки', 'паразиты'],
+    r10readyru: ['готова', 'предлагаю', 'ищу'],
   },
   negation: {
     before: ['не', 'ни', 'никогда', 'нет', 'никто', 'против', 'без'],
@@ -2795,6 +2801,15 @@ export const ru: Lexicon = {
       'сколько берешь ~2 за ~1 {act}',
       '{sendme} ~5 {r10nakedru}',
       'оттрах*',
+      'готова на интим',
+      'перепих*',
+      'ее ~2 выебал*',
+      'выебал* ~1 ее',
+      'выебать ~1 тебя',
+      'тебя ~2 выебать',
+      '{sendme} ~3 нюд*',
+      'жду ~2 нюд*',
+      '{r10readyru} ~3 интим за ~1 {r10moneyru}',
     ],
     sexual: [
       'сниму лифчик',
@@ -2866,6 +2881,9 @@ export const ru: Lexicon = {
       'интима',
       'интимом',
       'интиму',
+      'нюдс*',
+      'нюдес*',
+      'интим за ~1 {r10moneyru}',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -3853,6 +3871,9 @@ export const ru: Lexicon = {
       'понаехавш*',
       'армяшк*',
       'дауны',
+      'чурок',
+      'чуркам',
+      'чурками',
     ],
     groups: [
       'бабы',
@@ -4022,6 +4043,7 @@ export const ru: Lexicon = {
       '{r10disru} ~4 {r10abortru}',
       '{group} ~2 {r10dirtybloodru}',
       '{r10dirtybloodru} ~3 {group}',
+      '{group} ~2 {r10leechru}',
     ],
   },
 };
