@@ -821,6 +821,10 @@ export const nl: Lexicon = {
       'peuter*',
       'kleuter*',
       'zuigeling*',
+      'journalist*',
+      'rechter*',
+      'politicus',
+      'burgemeester*',
     ],
     gvictim: ['{gperson}', 'hem', 'haar'],
     gagent: [
@@ -1825,6 +1829,9 @@ export const nl: Lexicon = {
       'aan de rand van de kuil',
       'bij de kuil',
       'aan de rand van ~1 greppel',
+      'laten knielen',
+      'lieten ~3 knielen',
+      'op hun knieen',
     ],
     r10schoot: [
       'schoot* ~5 dood',
@@ -1898,6 +1905,9 @@ export const nl: Lexicon = {
       'bewoner*',
       'patient*',
       'gehandicapte*',
+      'tachtigjarige*',
+      'negentigjarige*',
+      'zeventigjarige*',
     ],
     r10slapnl: [
       'mepte',
@@ -2176,6 +2186,11 @@ export const nl: Lexicon = {
       'zijn handen',
       'z n handen',
     ],
+    r10kokend: ['kokende', 'kokend', 'gloeiend hete', 'hete', 'heet'],
+    r10overgiet: ['overgiet', 'overgoot', 'overgoten', 'overgieten'],
+    r10feetnl: ['voeten', 'handen', 'haar', 'haren', 'kleren', 'benen'],
+    r10keelnl: ['de keel', 'zijn keel', 'haar keel', 'de strot'],
+    r10knijp: ['kneep', 'knijpt', 'knepen'],
   },
   negation: {
     refute: [
@@ -3587,6 +3602,15 @@ export const nl: Lexicon = {
       '{r10maaiv} ~2 {r10victimsnl} ~1 neer',
       '{gposs2} {r10facebonenl} ~1 gebroken ~8 {r10laughnl}',
       'heb ~3 {gposs2} {r10facebonenl} ~1 gebroken',
+      '{r10grabnl} {gwho} ~1 bij {gposs} haren ~4 {gduwnl}',
+      '{gduwnl} {r10whonl} ~1 de ~1 trap* af',
+      '{gduwnl} haar de ~1 trap* af',
+      '{gdet} ~1 {gperson} met ~2 {r10kokend} ~1 {r10overgiet}',
+      '{gwho} ~1 {r10countnl} {gat} ~1 {gschotnl}',
+      '{gschotnl} {gwho} ~1 {r10countnl} {gat}',
+      'stak* {gposs2} {r10feetnl} in brand',
+      '{r10knijp} ~1 {r10keelnl} ~5 dicht',
+      '{r10keelnl} ~4 dichtgeknepen',
     ],
   },
   hate: {
