@@ -372,6 +372,7 @@ export const de: Lexicon = {
       'raffgierig',
       'geldgierig',
       'wucherer',
+      'autodiebe',
     ],
     act: [
       'ficken',
@@ -4551,6 +4552,7 @@ export const de: Lexicon = {
       'asiatinnen',
       'araberinnen',
       'auslanderinnen',
+      'polen',
     ],
     dehumanizing: [
       'lebensunwert*',
@@ -4740,6 +4742,7 @@ export const de: Lexicon = {
       '{r6disabled} wie du ~4 {r10abort}',
       '{group} gehoren an den herd und nicht',
       '{group} gehoren in die kuche und nicht',
+      '{group} ~6 {crime} ~4 genetisch',
     ],
   },
 };
