@@ -125,6 +125,11 @@ export const ar: Lexicon = {
     'كلينيكي*',
   ],
   classes: {
+    r10adragv: ['سحبوا', 'جروا', 'سحب', 'جر', 'سحبت', 'جرت'],
+    r10ahosp: ['مستشفي', 'المستشفي', 'عالمستشفي', 'الطوارئ'],
+    r10asent: ['بعتته', 'بعثته', 'وديته', 'دخلته', 'بعتناه', 'وديناه'],
+    r10apush: ['دفعه', 'دفعها', 'رميه', 'رميها', 'القاوه'],
+    r10adrag2p: ['سحبوه', 'سحبوها', 'جروه', 'جروها', 'سحبه', 'سحبها', 'جره', 'جرها'],
     r10aon: ['عليه', 'عليها', 'عليهم', 'عليك', 'عليكم'],
     r10abeast: ['قرود', 'يا قرود', 'حيوانات'],
     r10aholiday: [
@@ -2153,6 +2158,12 @@ export const ar: Lexicon = {
       'فكه',
       'كفه',
       'كفيه',
+      'حوضه',
+      'حوضها',
+      'وركه',
+      'وركها',
+      'ضلوعه',
+      'ضلوعها',
     ],
     ahammer: ['مطرقة', 'شاكوش', 'حجر', 'قضيب', 'ماسورة', 'كماشة', 'زردية'],
     adrag: ['جره', 'جرها', 'جروه', 'جروها', 'سحبه', 'سحبها', 'سحبوه', 'سحبوها', 'جر', 'سحب'],
@@ -2413,6 +2424,7 @@ export const ar: Lexicon = {
       'وحدة للمتعة',
       'بنت للمتعة',
       'وحدة للسكس',
+      'علاقة حميمة',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2806,6 +2818,11 @@ export const ar: Lexicon = {
       'اشقك نصين',
       'بقسمك نصين',
       'اقسمك نصين',
+      'بدفنك حي',
+      'ادفنك حي',
+      'ندفنك حي',
+      'رح ادفنك',
+      'ادفنك وانت حي',
     ],
     verbs: [
       'يتقتلوا',
@@ -3024,6 +3041,12 @@ export const ar: Lexicon = {
       'هاتوا سكاكين',
       'جيبوا سكاكين',
       'جيبوا سلاح',
+      'جيبوا بوكسات',
+      'بوكس حديد',
+      'بوكسات حديد',
+      'منستناهم',
+      'بنستناهم',
+      'رح نستناهم',
     ],
     // Slaughtering a sheep, killing a monster, with its blood: ذبح الخروف في العيد والدم في كل مكان.
     // Kicks and blows of football and idioms: ركلة جزاء, ضرب مثلا (gave an example), ضرب موعدا.
@@ -3236,6 +3259,17 @@ export const ar: Lexicon = {
       '{r10atafa} ~2 سجائر* ~2 {askin}',
       '{r10atafa} ~2 سيجار* ~2 {askin}',
       'قتل* ~2 {r10amurderweap}',
+      // Dragged along the stairs by the hair, thrown from a balcony by a grandson, a hip broken, a baby's head hit.
+      '{r10adrag2p} ~2 علي {ahigh}',
+      '{r10adragv} ~2 علي {ahigh} ~2 من شعر*',
+      '{adrag} ~2 من شعر* ~3 {ahigh}',
+      'تم {r10apush} من ~1 {ahigh}',
+      'انرمي ~2 من ~1 {ahigh} ~3 ايد',
+      '{r10asent} ~2 {r10ahosp} ~4 {ablowall}',
+      '{ablowall} ~4 {r10asent} ~2 {r10ahosp}',
+      '{ablow} راس ~1 {ababy}',
+      'خبط* راس ~1 {ababy}',
+      '{ablow} راس ~1 {avict} ~2 {awall}',
     ],
   },
   hate: {
@@ -3491,6 +3525,8 @@ export const ar: Lexicon = {
       '{group} ~2 مرضي ~1 نفسي*',
       '{group} ~1 {r10acontrol} ~2 {power}',
       '{group} ما {r10anfa} الا ~1 {r10akitchen}',
+      '{group} ~2 دمهم وسخ',
+      '{group} ~2 دمهم نجس',
     ],
   },
 };

@@ -5,6 +5,17 @@ export const it: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['ebrezza', 'impicci*', 'massacrant*', 'scanner*', 'picchio', 'picchiett*'],
   classes: {
+    r10rotto: [
+      'mascella rotta',
+      'naso rotto',
+      'costole rotte',
+      'denti rotti',
+      'in coma',
+      'sanguinava',
+      'pieno di sangue',
+      'punti in faccia',
+    ],
+    r10steso: ['l ho steso', 'l ho messo ko', 'l abbiamo steso'],
     r10noise: [
       'chiacchiere',
       'lamentele',
@@ -826,6 +837,8 @@ export const it: Lexicon = {
       'le pietre',
       'i caschi',
       'le cinghie',
+      'tirapugni',
+      'i tirapugni',
     ],
     ithurtinf: [
       'fare fuori',
@@ -1184,6 +1197,9 @@ export const it: Lexicon = {
       'traditore',
       'traditori',
       'clochard',
+      'nipote',
+      'nipoti',
+      'badante',
     ],
     gvictim: ['{gperson}'],
     gagent: [
@@ -2611,6 +2627,9 @@ export const it: Lexicon = {
       'l ho scopata',
       'l ho chiavata',
       'sbattut* come una porca',
+      'me la sono chiavata',
+      'me la chiavo',
+      'chiavata in ufficio',
     ],
     sexual: [
       'coppia cerca singolo',
@@ -2672,6 +2691,7 @@ export const it: Lexicon = {
       'legarti al letto',
       'faccio di te quello che voglio',
       'fare di te quello che voglio',
+      'incontri intimi',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2699,6 +2719,9 @@ export const it: Lexicon = {
       'ragazze asiatiche',
       'quanto prendi per',
       'quanto vuoi per',
+      'ti aiuto economicamente',
+      'ti aiuto finanziariamente',
+      'aiuto economico',
     ],
   },
   violence: {
@@ -3188,6 +3211,17 @@ export const it: Lexicon = {
       'non torni ~3 sulle tue gambe',
       'non torni ~3 con le tue gambe',
       'ti apro come un',
+      'ti seppellisco',
+      'ti sotterro',
+      'vi sotterro',
+      'ti seppelliamo',
+      'vi seppelliamo',
+      'ti interro',
+      'impicchiamolo',
+      'impicchiamoli',
+      'impiccatelo',
+      'impiccateli',
+      'appendiamolo',
     ],
     verbs: [
       '{burnplace} ~3 {worship}',
@@ -3395,6 +3429,9 @@ export const it: Lexicon = {
       'ho la targa della tua',
       'e il tuo indirizzo',
       'chi parla troppo',
+      'li aspettiamo',
+      'aspettiamoli',
+      'lo aspettiamo fuori',
     ],
     graphic: [
       '{gperson} ~2 {gbeing} {gpart}',
@@ -3674,6 +3711,12 @@ export const it: Lexicon = {
       '{r10mette} la testa {gdi} ~1 {gperson} {r10dentro}',
       '{gcliti} ~2 {gspegn} ~2 sigarett* {gwhere}',
       '{gcliti} ~2 {gspegn} ~2 sigarett* in faccia',
+      // Al passivo: trascinata giù per le scale, spinto giù dal balcone da qualcuno; vantarsi di averlo mandato all'ospedale.
+      'stat* trascinat* {gscale} {gda} ~1 {gperson}',
+      'stat* {gspinto} {gscale} {gda} ~1 {gperson}',
+      '{r10steso} ~10 {r10rotto}',
+      'sbatt* la testa {gdi} ~1 {gperson} contro',
+      'sbatt* la testa {gdi} ~1 {r10baby}',
     ],
   },
   hate: {
@@ -3942,6 +3985,11 @@ export const it: Lexicon = {
       'tornate* in africa ~3 {r10beast}',
       '{r10beast} ~3 tornate* in africa',
       'tornate* nella giungla ~3 {r10beast}',
+      '{group} ~3 sangue sporco',
+      '{group} ~3 sangue impuro',
+      '{group} ~2 non dovrebbero ~2 diritto di votare',
+      '{group} ~2 non dovrebbero ~2 diritto di voto',
+      '{group} ~2 non dovrebbero ~2 diritto al voto',
     ],
   },
 };

@@ -18,6 +18,17 @@ export const pt: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['massacrant*', 'judiar*', 'judiado*', 'judiava*', 'judiam', 'judiacao'],
   classes: {
+    r10dever: ['deve', 'devem', 'devia', 'deviam', 'deveria', 'deveriam', 'pode', 'podem', 'podia', 'podiam'],
+    r10tempo: ['a tarde toda', 'a noite toda', 'a noite inteira', 'de quatro', 'sem camisinha', 'com forca'],
+    r10mandei: [
+      'mandei ele pro hospital',
+      'mandei-o para o hospital',
+      'mandei ele para o hospital',
+      'mandamos ele pro hospital',
+      'mandei o gajo para o hospital',
+      'mandei o cara pro hospital',
+    ],
+    r10pelo: ['pelo', 'pela', 'pelos', 'pelas', 'por'],
     r10beast: ['macacos', 'macaco', 'animais', 'bichos'],
     r10ibroke: [
       'parti',
@@ -1131,7 +1142,15 @@ export const pt: Lexicon = {
       'conteudo personalizado',
       'cuequinhas usadas',
     ],
-    r6disabled: ['mongoloides', 'retardados', 'aleijados', 'deficientes', 'excepcionais', 'downs'],
+    r6disabled: [
+      'deficiente',
+      'mongoloides',
+      'retardados',
+      'aleijados',
+      'deficientes',
+      'excepcionais',
+      'downs',
+    ],
     r6sterile: [
       'esterilizar',
       'esterilizar todos',
@@ -1597,6 +1616,7 @@ export const pt: Lexicon = {
       'cadeirada*',
       'marretada*',
       'cassetada*',
+      'gancho*',
     ],
     // "a pauladas": "mataram-no a pontapés".
     ghits: [
@@ -2840,6 +2860,7 @@ export const pt: Lexicon = {
       'quanto custa o boquete',
       'so de calcinha te esperando',
       'so de calcinha a tua espera',
+      'meti nela ~4 {r10tempo}',
     ],
     sexual: [
       '{r6sellsex}',
@@ -2957,6 +2978,11 @@ export const pt: Lexicon = {
       'quanto cobras',
       'quanto cobra a noite',
       'quanto cobras a noite',
+      'acompanhante',
+      'tudo incluido',
+      'discricao total',
+      'ajudo financeiramente',
+      'te ajudo financeiramente',
     ],
   },
   violence: {
@@ -3528,6 +3554,12 @@ export const pt: Lexicon = {
       'parto-te ao meio',
       'abro te ao meio',
       'parto te ao meio',
+      'te enterro vivo',
+      'enterro-te vivo',
+      'vou te enterrar vivo',
+      'te enterrar vivo',
+      'enterrar-te vivo',
+      'vou-te enterrar vivo',
     ],
     verbs: [
       '{burnplace} ~3 {worship}',
@@ -3768,6 +3800,10 @@ export const pt: Lexicon = {
       'a que horas sai',
       'quem fala demais',
       'fez foi pouco',
+      'tragam soco ingles',
+      'levem soco ingles',
+      'a gente pega eles',
+      'pegar eles na saida',
     ],
     graphic: [
       '{gperson} ~1 sendo {gpart}',
@@ -4046,6 +4082,16 @@ export const pt: Lexicon = {
       'mat* {gwho} a {r10golpes}',
       'mat* ~3 a {r10golpes}',
       '{r10ibroke} lhe {gart} {r10limb}',
+      // Na passiva: arrastada escada abaixo, empurrado da varanda por alguém; "parti-lhe a bacia", "mandei ele pro hospital".
+      'arrastad* {gescada}',
+      '{gbe} empurrad* {gescada} {r10pelo}',
+      'empurrad* {gescada} {r10pelo} ~2 {gperson}',
+      '{gbreak} lhe {gart} {r10limb}',
+      '{r10mandei} ~6 {gfaintpt}',
+      '{r10mandei} ~3 com ~1 {gnoun}',
+      '{gnoun} ~6 {r10mandei}',
+      'bat* a cabeca {gdele} contra',
+      'bat* a cabeca do bebe',
     ],
   },
   hate: {
@@ -4350,6 +4396,11 @@ export const pt: Lexicon = {
       '{group} so serve* para cozinhar',
       '{group} so serve* pra cozinhar',
       '{group} ~2 so presta* para',
+      '{group} ~2 sangue sujo',
+      '{group} ~2 sangue impuro',
+      '{r6disabled} nao {r10dever} ter direito ~1 vot*',
+      '{r6disabled} nao {r10dever} votar $',
+      '{group} nao {r10dever} ter direito ~1 vot*',
     ],
   },
 };
