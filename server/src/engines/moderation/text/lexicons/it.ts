@@ -1097,6 +1097,7 @@ export const it: Lexicon = {
       'gore',
       'sanguinos*',
       'cinematografic*',
+      'prompt',
     ],
     gperson: [
       'uomo',
@@ -1200,6 +1201,8 @@ export const it: Lexicon = {
       'nipote',
       'nipoti',
       'badante',
+      'donna incinta',
+      'incinta',
     ],
     gvictim: ['{gperson}'],
     gagent: [
@@ -2630,6 +2633,13 @@ export const it: Lexicon = {
       'me la sono chiavata',
       'me la chiavo',
       'chiavata in ufficio',
+      'ti lecco tutta $',
+      'leccarti tutta $',
+      'ti lecco dappertutto',
+      'per scopate',
+      'scopate senza impegno',
+      'scopata senza impegno',
+      'scopata veloce',
     ],
     sexual: [
       'coppia cerca singolo',
@@ -3222,6 +3232,12 @@ export const it: Lexicon = {
       'impiccatelo',
       'impiccateli',
       'appendiamolo',
+      'gli stacco le mani',
+      'ti stacco le mani',
+      'gli stacco la testa',
+      'ti faccio fare la fine',
+      'vi faccio fare la fine',
+      'gli faccio fare la fine',
     ],
     verbs: [
       '{burnplace} ~3 {worship}',
@@ -3717,6 +3733,12 @@ export const it: Lexicon = {
       '{r10steso} ~10 {r10rotto}',
       'sbatt* la testa {gdi} ~1 {gperson} contro',
       'sbatt* la testa {gdi} ~1 {r10baby}',
+      // Prompt e racconti: calci in faccia a una donna incinta, l'accendino sulla pelle, spari alle ginocchia.
+      '{gdepict} ~6 che {ghitverb} a {ghits} ~2 {gwho}',
+      '{gclit} {r10bruc} con ~2 {gburner}',
+      '{gcliti} ~2 sparato {gal} ginocchia',
+      'sparat* alle ginocchia',
+      'sparat* ~1 alle gambe ~6 lasciat*',
     ],
   },
   hate: {

@@ -18,6 +18,23 @@ export const pt: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['massacrant*', 'judiar*', 'judiado*', 'judiava*', 'judiam', 'judiacao'],
   classes: {
+    r10ptpart: [
+      'maos',
+      'mao',
+      'cabeca',
+      'cara',
+      'dedos',
+      'bracos',
+      'braco',
+      'pernas',
+      'lingua',
+      'dentes',
+      'fuca',
+      'tromba',
+      'focinho',
+    ],
+    r10lhe: ['lhe', 'te'],
+    r10eu: ['arranco', 'corto', 'parto', 'quebro', 'rebento', 'arrebento', 'esmago'],
     r10dever: ['deve', 'devem', 'devia', 'deviam', 'deveria', 'deveriam', 'pode', 'podem', 'podia', 'podiam'],
     r10tempo: ['a tarde toda', 'a noite toda', 'a noite inteira', 'de quatro', 'sem camisinha', 'com forca'],
     r10mandei: [
@@ -1225,6 +1242,7 @@ export const pt: Lexicon = {
       'grafic*',
       'sangrent*',
       'cinematografic*',
+      'prompt',
     ],
     gperson: [
       'homem',
@@ -2861,6 +2879,13 @@ export const pt: Lexicon = {
       'so de calcinha te esperando',
       'so de calcinha a tua espera',
       'meti nela ~4 {r10tempo}',
+      'te lamber toda $',
+      'lamber-te toda $',
+      'te lamber todinha',
+      'enquanto te tocas',
+      'enquanto se toca',
+      'te tocando pra mim',
+      'te masturbando pra mim',
     ],
     sexual: [
       '{r6sellsex}',
@@ -3560,6 +3585,14 @@ export const pt: Lexicon = {
       'te enterrar vivo',
       'enterrar-te vivo',
       'vou-te enterrar vivo',
+      // Ronda 10: "arranco-lhe as mãos", "parto-te a cara", "vais acabar como aquele que apareceu no rio".
+      '{r10eu} {r10lhe} {gart} {r10ptpart}',
+      '{r10lhe} {r10eu} {gart} {r10ptpart}',
+      'vais acabar como aquele que',
+      'vai acabar como aquele que',
+      'vais acabar igual aquele que',
+      'vai acabar igual aquele que',
+      'vai acabar que nem aquele que',
     ],
     verbs: [
       '{burnplace} ~3 {worship}',
@@ -4092,6 +4125,8 @@ export const pt: Lexicon = {
       '{gnoun} ~6 {r10mandei}',
       'bat* a cabeca {gdele} contra',
       'bat* a cabeca do bebe',
+      'tiro* nos joelhos',
+      'tiro* no joelho',
     ],
   },
   hate: {
@@ -4401,6 +4436,10 @@ export const pt: Lexicon = {
       '{r6disabled} nao {r10dever} ter direito ~1 vot*',
       '{r6disabled} nao {r10dever} votar $',
       '{group} nao {r10dever} ter direito ~1 vot*',
+      '{group} fedem',
+      '{group} ~2 cheiram mal',
+      '{group} ~3 trazem doencas',
+      '{group} ~3 espalham doencas',
     ],
   },
 };
