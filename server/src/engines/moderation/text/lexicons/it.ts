@@ -5,6 +5,7 @@ export const it: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['ebrezza', 'impicci*', 'massacrant*', 'scanner*', 'picchio', 'picchiett*'],
   classes: {
+    r10shoot: ['fucilat*', 'falciat*', 'sparat*', 'mitragliat*', 'giustiziat*'],
     r10rotto: [
       'mascella rotta',
       'naso rotto',
@@ -1395,6 +1396,8 @@ export const it: Lexicon = {
       'in pieno {gbody}',
       'in piena {gbody}',
       'dritto in {gbody}',
+      'nell {gbody}',
+      'all {gbody}',
     ],
     // "gli ha dato un pugno", "le sferrò un calcio", "gli tirò una testata".
     gdare: [
@@ -1792,6 +1795,11 @@ export const it: Lexicon = {
       'vomito',
       'vomitato',
       'crollato come un sacco',
+      'diventato viola',
+      'diventata viola',
+      'diventato blu',
+      'diventata blu',
+      'diventato cianotico',
     ],
     gore: [
       'sangue ovunque',
@@ -3739,6 +3747,14 @@ export const it: Lexicon = {
       '{gcliti} ~2 sparato {gal} ginocchia',
       'sparat* alle ginocchia',
       'sparat* ~1 alle gambe ~6 lasciat*',
+      'falciat* ~3 mitragliatric*',
+      'davanti alla fossa ~6 {r10shoot}',
+      'allineat* ~6 {r10shoot}',
+      '{r10liq} {gsul} ~1 {gperson}',
+      '{r10liq} {gsul} ~1 {r10vuln}',
+      'schiaffeggi* {gdet} ~1 {r10vuln}',
+      'schiaffeggi* {r10vuln}',
+      'per il collo ~6 {r10choke} ~2 {gfinale}',
     ],
   },
   hate: {

@@ -18,6 +18,7 @@ export const pt: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['massacrant*', 'judiar*', 'judiado*', 'judiava*', 'judiam', 'judiacao'],
   classes: {
+    r10shootpt: ['fuzilaram', 'fuzilou', 'metralharam', 'metralhou', 'executaram', 'mataram'],
     r10ptpart: [
       'maos',
       'mao',
@@ -4082,7 +4083,6 @@ export const pt: Lexicon = {
       'chacoalh* ~1 {r10baby} ~3 {r10viol}',
       'abana* ~1 {r10baby} ~3 {r10viol}',
       '{r10corta} ~1 {r10dedos} {gdele}',
-      '{r10corta} ~1 {r10dedos} ~2 com',
       'lhe ~2 {r10corta} ~1 {r10dedos}',
       '{r10belt} ~10 em carne viva',
       'em carne viva ~6 {r10belt}',
@@ -4127,6 +4127,9 @@ export const pt: Lexicon = {
       'bat* a cabeca do bebe',
       'tiro* nos joelhos',
       'tiro* no joelho',
+      'metralh* todos',
+      'alinh* ~6 {r10shootpt}',
+      'beira da vala ~6 {r10shootpt}',
     ],
   },
   hate: {
