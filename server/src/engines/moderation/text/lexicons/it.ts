@@ -2493,6 +2493,10 @@ export const it: Lexicon = {
       '{r6birdctx} ~4 passera',
       'uccello ~4 {r6birdctx}',
       '{r6birdctx} ~4 uccello',
+      'la masturbazione',
+      'della masturbazione',
+      'sulla masturbazione',
+      'alla masturbazione',
     ],
     adCues: [
       '{num} ~1 rose',
@@ -4028,6 +4032,11 @@ export const it: Lexicon = {
       '{group} ~2 non dovrebbero ~2 diritto di votare',
       '{group} ~2 non dovrebbero ~2 diritto di voto',
       '{group} ~2 non dovrebbero ~2 diritto al voto',
+      '{group} al volante sono un pericolo',
+      '{group} al volante ~3 pericolo',
+      '{group} ~6 togliergli la patente',
+      '{group} sono una razza di',
+      '{group} ~2 usurai',
     ],
   },
 };

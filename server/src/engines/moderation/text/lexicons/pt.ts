@@ -2709,6 +2709,10 @@ export const pt: Lexicon = {
       '{r6birdctx} ~4 pinto*',
       'perereca ~4 {r6birdctx}',
       '{r6birdctx} ~4 perereca*',
+      'a masturbacao',
+      'da masturbacao',
+      'sobre masturbacao',
+      'sobre a masturbacao',
     ],
     adCues: [
       '{num} ~2 a hora',
@@ -2887,6 +2891,8 @@ export const pt: Lexicon = {
       'enquanto se toca',
       'te tocando pra mim',
       'te masturbando pra mim',
+      'faco oral por',
+      'oral por ~1 {num}',
     ],
     sexual: [
       '{r6sellsex}',
@@ -4171,6 +4177,7 @@ export const pt: Lexicon = {
       'retardad*',
       'sudaca*',
       'macaco de merda',
+      'ciganada',
     ],
     groups: [
       'indios',
@@ -4443,6 +4450,12 @@ export const pt: Lexicon = {
       '{group} ~2 cheiram mal',
       '{group} ~3 trazem doencas',
       '{group} ~3 espalham doencas',
+      '{group} fede',
+      '{group} no volante e um perigo',
+      '{group} no volante ~3 perigo',
+      '{group} ~6 tirar a carteira',
+      '{group} sao uma raca de',
+      '{group} ~2 agiotas',
     ],
   },
 };
