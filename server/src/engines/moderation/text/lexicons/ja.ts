@@ -302,6 +302,11 @@ export const ja: Lexicon = {
       '刺し殺した奴',
       '撃ち殺した奴',
       '刺したやつ',
+      '刺した人',
+      '殺した人',
+      '撃った人',
+      '火をつけた人',
+      '燃やした人',
     ],
     jhero: [
       '英雄',
@@ -314,6 +319,10 @@ export const ja: Lexicon = {
       '偉い',
       'よくやってくれた',
       'グッジョブ',
+      '勲章',
+      '表彰すべき',
+      'メダル',
+      '国民栄誉賞',
     ],
     /** The reader's family. */
     family: [
@@ -1406,6 +1415,11 @@ export const ja: Lexicon = {
       'いなくなればいい',
       '死ねばいい',
     ],
+    jnicething: ['家', '車', '店', 'お家'],
+    jelim: ['安楽死させ', '断種', '不妊手術', '去勢す', '去勢さ', '抹殺す', '駆除す', '根絶やし'],
+    jwhore: ['売女', '淫売', 'ビッチ', '公衆便所', 'ヤリマン', '尻軽', '雌豚', 'メス豚'],
+    jnation: ['この国', '日本', '社会', '世界', '人類'],
+    jdisease: ['病気', '疫病', '伝染病', '癌', 'がん', 'ガン', 'ウイルス', '寄生虫'],
   },
   negation: {
     before: ['決して', '絶対に', '反対'],
@@ -1444,6 +1458,9 @@ export const ja: Lexicon = {
       'ヘイトスピーチ',
       // 英雄気取り: posing as a hero.
       '気取り',
+      // Round 10: a claim called outdated right after it (女は政治に向いてないなんて古い考えだ).
+      'なんて古い',
+      '時代遅れ',
     ],
   },
   // 容疑者 as the one beaten (容疑者の頭を机に叩きつけ) names the victim of a blow, not a news report of a suspect.
@@ -1703,6 +1720,7 @@ export const ja: Lexicon = {
       'ホテル行こう',
       'ホテルで休憩',
       '顔なしでいい',
+      '朝まで寝かせない',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -1741,10 +1759,6 @@ export const ja: Lexicon = {
       'あんたが乗ってる時',
       'あなたが乗ってる時',
       '中にいる時に',
-      'いい車',
-      'いい家',
-      '素敵な家',
-      '素敵なお家',
       '綺麗な奥さん',
       'きれいな奥さん',
       '訴え~4取り下げ',
@@ -1756,6 +1770,13 @@ export const ja: Lexicon = {
       '息子さん~2可愛い',
       '奥さん~2綺麗',
       '奥さん~2きれい',
+      'お前んち~4いい家',
+      '{family}の通学路',
+      'お前の家~4いい家',
+      'お前の~4いい車',
+      'メリケンサック',
+      'バット持ってこい',
+      '武器持って集合',
     ],
     play: [
       // The ring and the dojo: a boxer's punches and a karateka's kicks are sport.
@@ -1976,6 +1997,11 @@ export const ja: Lexicon = {
       '病院送りにしてやる',
       '全員病院送りにする',
       '全員病院送りにしよう',
+      'いい{jnicething}~16{jmishap}たら~8{jshame}',
+      'いい{jnicething}~16{jmishap}ちゃったら~8{jshame}',
+      '全員ボコる',
+      '全員ボコってやる',
+      '全員ボコボコにする',
     ],
     verbs: [
       '殺す',
@@ -2144,6 +2170,9 @@ export const ja: Lexicon = {
       '帰り道に気をつけ',
       '待ち伏せして',
       '二度と~10ないようにしてやる',
+      '毎朝見てる',
+      '毎朝見張って',
+      '毎日見張って',
     ],
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').
@@ -2424,6 +2453,8 @@ export const ja: Lexicon = {
       '{jweapon}で~4{jvict}の頭を~6{jblow}',
       '{jacid}を~4{jvict}の{jskin}に~4{jsplash}',
       '{jacid}を~4{jvict}に~4{jsplash}',
+      '{jvict}の顔を~4タオルで~10水を~4{jpour}',
+      '顔を~4タオルで~10水を~4{jpour}',
     ],
   },
   hate: {
@@ -2471,7 +2502,20 @@ export const ja: Lexicon = {
     // Words that hold a slur's letters (found by reading the IPA dictionary): a clay doll (土人形), the
     // mahjong blunder チョンボ, the aspect ratio; チョン in クエスチョン or ランチョン is mid-word and
     // needs no entry.
-    benign: ['土人形', 'チョンボ', 'チョンガー', 'チョンマゲ', 'アスペクト', 'アスペルギルス'],
+    benign: [
+      '土人形',
+      'チョンボ',
+      'チョンガー',
+      'チョンマゲ',
+      'アスペクト',
+      'アスペルギルス',
+      // Round 10: the group word 女 inside 彼女 (she), 長女, 王女: 彼女は頭が悪い is about one woman.
+      '彼女',
+      '長女',
+      '次女',
+      '王女',
+      '魔女',
+    ],
     groups: [
       'ユダヤ人',
       'イスラム教徒',
@@ -2641,6 +2685,17 @@ export const ja: Lexicon = {
       '{group}は~2生まれつき~4{jborn}',
       '{group}は~4血筋~4{jborn}',
       '{group}は~4{jnoworth}',
+      '{group}は~4{jelim}',
+      // Not '{group}は病気で' (彼女は病気で学校を休んだ: 女 is a group word inside 彼女).
+      'イスラム教は~2病気',
+      'イスラムは~2病気',
+      '{group}は~4{jnation}の{jdisease}',
+      '{group}は~4{jnation}に~2{jdisease}を',
+      '{group}は~6イナゴ',
+      '{group}~6イナゴの大群',
+      '{group}なんて~4{jwhore}',
+      '{group}は~4みんな{jwhore}',
+      '{group}は~4全員{jwhore}',
     ],
   },
 };

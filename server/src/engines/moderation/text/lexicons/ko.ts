@@ -347,7 +347,19 @@ export const ko: Lexicon = {
     ],
     /** 영웅 행세, 영웅 대접: posing as or treated as a hero is no praise. */
     pose: ['행세*', '흉내*', '놀이*', '대접*', '코스프레*', '심리*', '취급*'],
-    hero: ['영웅*', '의인*', '잘했*', '존경*', '멋있*', '사이다*', '진정한 영웅*'],
+    hero: [
+      '영웅*',
+      '의인*',
+      '잘했*',
+      '존경*',
+      '멋있*',
+      '사이다*',
+      '진정한 영웅*',
+      '훈장*',
+      '표창*',
+      '상 줘야*',
+      '상을 줘야*',
+    ],
     sexbody: [
       '가슴',
       '젖가슴*',
@@ -2042,6 +2054,9 @@ export const ko: Lexicon = {
       '아이',
       '어린애',
       '유치원생',
+      '아내',
+      '임산부',
+      '임신부',
     ],
     kcrowd: [
       '마을 사람들을',
@@ -2139,6 +2154,8 @@ export const ko: Lexicon = {
     kthrowon: ['끼얹*', '뿌렸*', '뿌려*', '들이부*', '퍼부*'],
     kriver: ['한강에', '한강에서', '강에', '바다에', '저수지에', '하수구에', '도랑에', '개천에', '강물에'],
     kfloat: ['떠오르게*', '떠다니게*'],
+    kcrimeword: ['도둑*', '범죄자*', '사기꾼*', '거짓말쟁이*', '창녀*'],
+    kwhore: ['창녀*', '걸레*', '화냥년*', '갈보*', '꽃뱀*'],
   },
   negation: {
     before: ['안', '못', '절대', '절대로', '반대'],
@@ -2311,6 +2328,11 @@ export const ko: Lexicon = {
       'ㅅㅅ 파트너*',
       'ㅅㅅ파트너*',
       'ㅅㅅ 하*',
+      'ㅅㅅ 할*',
+      'ㅅㅅ 했*',
+      'ㅅㅅ 해*',
+      '얼마 ~3 빨아*',
+      '얼마면 ~2 빨아*',
     ],
     sexual: [
       '스페셜 서비스*',
@@ -2363,6 +2385,7 @@ export const ko: Lexicon = {
       '다 벗고*',
       '몸사진*',
       'ㅅㅅ',
+      '애인대행*',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2403,6 +2426,7 @@ export const ko: Lexicon = {
       '비밀보장*',
       '비밀 보장*',
       '언니 구함*',
+      '페이 협의*',
     ],
     // 따먹다 is also to pick fruit and eat it (found by reading dictionary-ko): 딸기를 따먹었다.
     benign: [
@@ -2441,9 +2465,6 @@ export const ko: Lexicon = {
       '누가 좀 처리해라',
       '애들 ~3 끝나는 시간*',
       '애들 ~4 학교 ~4 알*',
-      '좋은 차 타*',
-      '집 좋네*',
-      '집 예쁘네*',
       '고소 ~1 취하*',
       '신고 ~1 취하*',
       '야구방망이 챙겨*',
@@ -2699,6 +2720,9 @@ export const ko: Lexicon = {
       '{limb} ~1 분질러버리*',
       '{limb} ~1 부러뜨려 버리*',
       '{limb} ~1 부러뜨려버리*',
+      '좋네* ~4 {kmishap} ~2 {kshame}',
+      '예쁘네* ~4 {kmishap} ~2 {kshame}',
+      '좋더라* ~4 {kmishap} ~2 {kshame}',
     ],
     verbs: [
       '죽이*',
@@ -3262,6 +3286,18 @@ export const ko: Lexicon = {
       '{group} ~2 세계를 ~1 지배*',
       '{group} ~2 세상을 ~1 지배*',
       '{group} ~3 언론을 ~1 장악*',
+      '{group} ~2 안락사시켜*',
+      '{group} ~2 안락사 시켜*',
+      '{group} ~2 안락사해야*',
+      '{group} ~2 메뚜기*',
+      '{group} ~2 해충*',
+      '{group} ~2 전염병*',
+      '{group} ~2 병균*',
+      '{group} ~1 태어날 때부터 ~2 {kcrimeword}',
+      '{group} ~2 피가 더러*',
+      '{group} ~2 다 {kwhore}',
+      '{group} ~2 전부 {kwhore}',
+      '{group} ~2 모두 {kwhore}',
     ],
   },
 };

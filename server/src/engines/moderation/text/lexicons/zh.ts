@@ -1486,6 +1486,11 @@ export const zh: Lexicon = {
     after: [],
   },
   reporting: [
+    // Round 10: a claim called discrimination after it (说女人不适合搞政治，这是性别歧视).
+    '这是性别歧视',
+    '这是种族歧视',
+    '是一种歧视',
+    '这种说法是歧视',
     '据报道',
     '报道',
     '警方',
@@ -1760,6 +1765,9 @@ export const zh: Lexicon = {
       '上门全套',
       '全套的那种',
       '要全套',
+      '兼职妹妹',
+      '兼职妹子',
+      '来我家',
     ],
     // Words that hold a sexual word's letters (found by reading CC-CEDICT): 白色情人节 (White Day),
     // 红色情侣装, 景色情调, 同性爱情, 聊以自慰 (to console oneself).
@@ -1794,7 +1802,6 @@ export const zh: Lexicon = {
       '你坐在里面的时候',
       '你在里面的时候',
       '连人带车',
-      '你~4{zprop}~6{znice}',
       '你{child}~8放学',
       '你{relative}~8路上',
       '赶紧~4撤诉',
@@ -2018,6 +2025,7 @@ export const zh: Lexicon = {
       '一个都别想~4{zwhole}~2回',
       '别想~2{zwhole}~2回家',
       '让他们躺着回去',
+      '你~4{zprop}~6{znice}~16{zmishap}~10{zshame}',
     ],
     verbs: [
       '烧掉',
@@ -2074,6 +2082,10 @@ export const zh: Lexicon = {
       '砸了你家',
       '烧了你的店',
       '把你~3店~3砸',
+      '把{person}~1店~2砸了',
+      '把{person}的店~2砸',
+      '把{person}家~2砸了',
+      '把{person}~1车~2砸了',
     ],
     intent: [
       '我要',
@@ -2609,6 +2621,10 @@ export const zh: Lexicon = {
       '回族',
       '基佬',
       '女司机',
+      '印度人',
+      '越南人',
+      '菲律宾人',
+      '巴基斯坦人',
     ],
     dehumanizing: [
       '害虫',
@@ -2691,6 +2707,9 @@ export const zh: Lexicon = {
       '强制~2治疗',
       '送去治疗',
       '矫正',
+      '一个都不能放进来',
+      '一个都不能让进来',
+      '不能让他们进来',
     ],
     predicates: [
       '{group}是{crime}',
