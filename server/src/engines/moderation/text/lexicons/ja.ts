@@ -355,6 +355,10 @@ export const ja: Lexicon = {
       '保育園',
       '幼稚園',
       '帰る時間',
+      '何時に仕事終わる',
+      '何時に帰る',
+      '何時に家を出る',
+      '仕事終わる時間',
     ],
     jknow: ['知ってる', '知っている', '知ってます', '分かってる', 'わかってる', '把握', '調べ', '特定'],
     undress: [
@@ -809,6 +813,12 @@ export const ja: Lexicon = {
       '上司',
       '村人',
       '祖母',
+      'おばあさん',
+      'おじいさん',
+      'お年寄り',
+      '入所者',
+      '利用者',
+      '患者',
     ],
     /** A blow that needs no more than a person as its object: 男性を何度も蹴っている, 妻を殴った. */
     jhit: JA_HIT,
@@ -1355,7 +1365,7 @@ export const ja: Lexicon = {
     jnorelent: ['緩めな', 'ゆるめな', '離さな', 'やめな', '止めな'],
     jmishap: [
       '燃え',
-      '火事にな',
+      '火事になっ',
       '火がつい',
       '何かあっ',
       '何か起き',
@@ -1363,6 +1373,7 @@ export const ja: Lexicon = {
       '事故に遭っ',
       '傷がつい',
       '怪我し',
+      '火事にでもなっ',
     ],
     jshame: ['残念', 'もったいない', 'かわいそう', '気の毒', '大変'],
     jmouthy: [
@@ -1420,6 +1431,8 @@ export const ja: Lexicon = {
     jwhore: ['売女', '淫売', 'ビッチ', '公衆便所', 'ヤリマン', '尻軽', '雌豚', 'メス豚'],
     jnation: ['この国', '日本', '社会', '世界', '人類'],
     jdisease: ['病気', '疫病', '伝染病', '癌', 'がん', 'ガン', 'ウイルス', '寄生虫'],
+    jlimb: ['足', '脚', '腕', '指', '肋骨', '鼻', '歯', '手首', '膝'],
+    jwater2: ['東京湾', '川', '海', '湾', 'ドブ', 'ドブ川', '港', 'ダム'],
   },
   negation: {
     before: ['決して', '絶対に', '反対'],
@@ -1777,6 +1790,7 @@ export const ja: Lexicon = {
       'メリケンサック',
       'バット持ってこい',
       '武器持って集合',
+      'お前の{jnicething}',
     ],
     play: [
       // The ring and the dojo: a boxer's punches and a karateka's kicks are sport.
@@ -2002,6 +2016,13 @@ export const ja: Lexicon = {
       '全員ボコる',
       '全員ボコってやる',
       '全員ボコボコにする',
+      '{jwater2}に浮かぶことになる',
+      '{jwater2}に浮かぶぞ',
+      '{jwater2}に浮かべてやる',
+      '{jwater2}に沈むことになる',
+      '{jlimb}~2折ってやろう',
+      '{jlimb}~2折ってやる',
+      '{jlimb}~2へし折ってやる',
     ],
     verbs: [
       '殺す',
@@ -2168,11 +2189,11 @@ export const ja: Lexicon = {
       '背中に気をつけ',
       '帰り道~6気をつけろ',
       '帰り道に気をつけ',
-      '待ち伏せして',
       '二度と~10ないようにしてやる',
       '毎朝見てる',
       '毎朝見張って',
       '毎日見張って',
+      '待ち伏せ',
     ],
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').
@@ -2455,6 +2476,11 @@ export const ja: Lexicon = {
       '{jacid}を~4{jvict}に~4{jsplash}',
       '{jvict}の顔を~4タオルで~10水を~4{jpour}',
       '顔を~4タオルで~10水を~4{jpour}',
+      '{jvict}の{jskin}に~4{jhot}~6{jpress}',
+      '{jbaby}を~4激しく揺さぶ',
+      '{jbaby}を~4強く揺さぶ',
+      '{jbaby}を~4乱暴に揺さぶ',
+      '{jweapon}で~6{jlimb}を~4{jbreak}',
     ],
   },
   hate: {

@@ -344,6 +344,8 @@ export const ko: Lexicon = {
       '쏴 죽인 놈*',
       '찔러 죽인 놈*',
       '테러한 놈*',
+      '폭탄 던진 놈*',
+      '총 쏜 놈*',
     ],
     /** 영웅 행세, 영웅 대접: posing as or treated as a hero is no praise. */
     pose: ['행세*', '흉내*', '놀이*', '대접*', '코스프레*', '심리*', '취급*'],
@@ -955,6 +957,9 @@ export const ko: Lexicon = {
       '발로 마구 차*',
       '발로 계속 차*',
       '발로 세게 차*',
+      '니킥*',
+      '어퍼컷*',
+      '싸대기*',
     ],
     /** A person whose body is hit: 여자의, 그의, 아내의, 아이 (얼굴을). */
     kvictof: [
@@ -1323,6 +1328,8 @@ export const ko: Lexicon = {
       '전선으로',
       '밧줄로',
       '줄넘기로',
+      '야구방망이로',
+      '쇠방망이로',
     ],
     /** 치다 read as a blow only after a weapon or a body part: 주먹으로 아이 얼굴을 치는. */
     kstrike: ['치*', '쳤*', '친*'],
@@ -2120,7 +2127,7 @@ export const ko: Lexicon = {
       '펄펄 끓는 물을',
       '뜨거운 국을',
     ],
-    kshame: ['아쉽*', '안타깝*', '안됐*', '곤란*', '슬프*'],
+    kshame: ['아쉽*', '안타깝*', '안됐*', '곤란*', '슬프*', '아깝*'],
     kmishap: [
       '불이라도 나면',
       '불나면',
@@ -3109,6 +3116,10 @@ export const ko: Lexicon = {
       // Boasts: the teeth knocked out after a blow.
       '{kbreak} ~8 이빨 ~2 나*',
       '{kbreak} ~8 이 ~2 나갔*',
+      '{kvuln} {kskinat} ~1 {kscald} ~1 {kthrowon}',
+      '목을 ~1 {kstrangle} ~5 때까지 ~1 놓지 않*',
+      '목을 ~1 {kstrangle} ~5 때까지 ~1 멈추지 않*',
+      '목을 ~1 {kstrangle} ~5 때까지 ~2 손을 놓지 않*',
     ],
   },
   hate: {

@@ -270,6 +270,9 @@ export const zh: Lexicon = {
       '放火烧',
       '烧了清真寺',
       '烧了教堂',
+      '扔炸弹',
+      '放炸弹',
+      '开枪打死',
     ],
     cheer: [
       '该杀',
@@ -743,6 +746,9 @@ export const zh: Lexicon = {
       '脊梁',
       '脚底',
       '脚心',
+      '胳膊',
+      '手臂',
+      '大腿',
     ],
     /** What a person is beaten with. */
     ztool: [
@@ -863,6 +869,9 @@ export const zh: Lexicon = {
       '躺着的人',
       '地上的人',
       '倒地的人',
+      '儿媳',
+      '媳妇',
+      '女婿',
     ],
     /** Picking up a weapon before the blow: 抄起啤酒瓶砸, 抡起铁棍打. */
     /** A weapon (not a fist, a knee or a key) picked up: 抄起啤酒瓶. */
@@ -1183,6 +1192,7 @@ export const zh: Lexicon = {
       '弹簧刀',
       '小刀',
       '刀子',
+      '剪刀',
     ],
     // Round 9: a head pushed and held under water, a wet towel with water poured over it.
     zdunk: [
@@ -1460,6 +1470,9 @@ export const zh: Lexicon = {
     zsteril: ['绝育', '结扎', '阉了', '阉掉', '阉割', '安乐死', '淘汰掉', '人道毁灭', '消灭'],
     zwipe: ['灭了', '灭掉', '灭绝', '消灭', '去死', '死绝', '杀光'],
     zpinz: ['按在地上', '摁在地上', '按倒在地', '压在地上', '踩在地上', '按在墙上', '围住', '围起来'],
+    zcutoff: ['剪掉', '剪断', '切掉', '剁掉', '砍掉', '砍下', '切下', '剁下'],
+    zditch: ['臭水沟', '水沟', '阴沟', '河沟', '下水道', '垃圾桶', '粪坑'],
+    zdie: ['死掉', '死去', '烂死', '死'],
   },
   negation: {
     before: [
@@ -1485,6 +1498,21 @@ export const zh: Lexicon = {
     ],
     after: [],
   },
+  // Round 10: reporting the speaker, as the threat's condition (再去举报，下次就在臭水沟里找到你), is no report.
+  notReporting: [
+    '再去举报',
+    '再敢举报',
+    '敢举报',
+    '还敢举报',
+    '要是举报',
+    '你再举报',
+    '去举报我',
+    '敢报警',
+    '再报警',
+    '往法院',
+    '炸法院',
+    '炸了法院',
+  ],
   reporting: [
     // Round 10: a claim called discrimination after it (说女人不适合搞政治，这是性别歧视).
     '这是性别歧视',
@@ -2026,6 +2054,14 @@ export const zh: Lexicon = {
       '别想~2{zwhole}~2回家',
       '让他们躺着回去',
       '你~4{zprop}~6{znice}~16{zmishap}~10{zshame}',
+      '在~4{zditch}~3找到你!的',
+      '把你~2舌头~4割',
+      '把你~2舌头~2拔',
+      '割掉你的舌头',
+      '你最好~8{zdie}',
+      '希望你~8痛苦~4死',
+      '你~2痛苦地~4{zdie}',
+      '你~4慢慢地痛苦地~2{zdie}',
     ],
     verbs: [
       '烧掉',
@@ -2136,6 +2172,10 @@ export const zh: Lexicon = {
       '带几个人',
       '带上家伙',
       '多带几个人',
+      '再多说一个字',
+      '再多说一句',
+      '再说一个字',
+      '再敢说',
     ],
     veiled: [
       '可别出什么事',
@@ -2223,7 +2263,6 @@ export const zh: Lexicon = {
       '这种人就该多',
       // Round 10: 'would be a shame if': 哪天要是着了火可就可惜了.
       '{zmishap}~10{zshame}',
-      '在~4臭水沟~4找到你',
       '{zcheerkill}',
       '早就该死',
       '早该死了',
@@ -2485,8 +2524,11 @@ export const zh: Lexicon = {
       '{zvict}~2被~4{zstab}了~2{zcount}刀',
       '往~4{zvict}~3{zpart}~3{zstab}了~2{zcount}刀',
       '往~4{zvict}~3{zpart}~3{zstab}~2{zcount}刀',
-      '{zstab}进了~2{zvict}的{zpart}',
-      '{zstab}进~2{zvict}~2{zpart}',
+      // Not 刺进 alone: 医生把针刺进了病人的胸口. A blade named, or 捅.
+      '捅进~2{zvict}~3{zpart}',
+      '捅进了~2{zvict}~3{zpart}',
+      '{zblade}~6{zstab}进~4{zvict}~3{zpart}',
+      '{zblade}~6{zstab}进了~4{zvict}~3{zpart}',
       '把刀~4{zstab}进~4{zvict}~3{zpart}',
       // Mass shootings and executions: 把村民赶到河边架起机枪扫射, 对着跪着的农民后脑勺开了一枪.
       '把{zcrowd}~14{zshoot}',
@@ -2543,6 +2585,13 @@ export const zh: Lexicon = {
       '刀~2抵着~4{zvict}的{zcutpart}~12{zinjury}',
       '刀~2抵着~4{zvict}的{zcutpart}~12{zslash}',
       '用~2{zscald}~2{zpourv}~4{zvict}的~2{zhand}',
+      '{zaim}~4{zvict}的{zpart}~3{zstab}了~2{zcount}刀',
+      '{zaim}~10{zvict}~2{zpart}~2开枪',
+      '被~6{zhold}头发~6拖',
+      '{zhold}头发~4把{zvict}~4拖',
+      '往死里~2扇~4{zvict}',
+      '往死里{zhit}~2{zvict}',
+      '{zcutoff}~2{zvict}的~4{zfinger}',
     ],
   },
   hate: {
