@@ -1487,6 +1487,10 @@ export const ja: Lexicon = {
     '容疑者を壁',
   ],
   reporting: [
+    // Round 10: a slur named as a word (黑鬼这个词是种族歧视用语; ガイジという言葉は差別用語だ).
+    'という言葉は',
+    '差別用語',
+    '蔑称',
     'によると',
     // Not 警察に言ったら ('if you go to the police'), a threat's condition.
     '警察は',
@@ -1679,6 +1683,8 @@ export const ja: Lexicon = {
       '俺の下半身~4見たい',
       '僕の下半身~4見たい',
       '下半身~4見せてあげ',
+      'ワンナイトした',
+      'ワンナイトしよ',
     ],
     sexual: [
       'ホテル代~4出す',
@@ -2265,6 +2271,9 @@ export const ja: Lexicon = {
       '叩き台',
       '鼻っ柱を',
       '社長に首を切',
+      'で刺されたような',
+      'で刺されるような',
+      'に刺されたような',
     ],
     graphic: [
       // Blows against a person: 女性の頭を蹴り, 夫の首を絞め, 息子をベルトで叩き, 金属バットで彼を殴り.
@@ -2424,8 +2433,8 @@ export const ja: Lexicon = {
       '{jpart}に~2{jblade}を~4{jstab}',
       // Round 10: stabbings with a count or a body part (包丁で店員の腹を二度刺して, 何か所も刺された).
       '{jblade}で~4{jvict}の{jstabpart}を~6刺',
-      '{jvict}の{jstabpart}を~4{jcount}刺し',
-      '{jvict}を~4{jcount}刺し',
+      // Not '{jvict}を何度も刺し' alone: 蚊は人を何度も刺します.
+      '{jvict}の{jstabpart}を~2{jblade}で~4{jcount}刺',
       '{jblade}で~12{jcount}刺',
       '{jblade}で~12刺され',
       '{jvict}を~4めった刺しにし',

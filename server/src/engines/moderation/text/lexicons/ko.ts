@@ -2143,7 +2143,7 @@ export const ko: Lexicon = {
       '타버리면',
       '홀라당 타면',
     ],
-    kpliers: ['펜치로', '뻰치로', '집게로', '니퍼로'],
+    kpliers: ['펜치로', '뻰치로', '니퍼로'],
     knail: ['손톱을', '발톱을', '이빨을', '이를', '생니를'],
     kcount: [
       '두 번',
@@ -2163,6 +2163,24 @@ export const ko: Lexicon = {
     kfloat: ['떠오르게*', '떠다니게*'],
     kcrimeword: ['도둑*', '범죄자*', '사기꾼*', '거짓말쟁이*', '창녀*'],
     kwhore: ['창녀*', '걸레*', '화냥년*', '갈보*', '꽃뱀*'],
+    kslap: [
+      '때리*',
+      '때려*',
+      '때렸*',
+      '때린*',
+      '걷어차*',
+      '걷어찼*',
+      '걷어찬*',
+      '후려치*',
+      '후려쳤*',
+      '후려갈*',
+      '내리치*',
+      '내리쳤*',
+      '발로 차*',
+      '발로 찼*',
+      '폭행*',
+      '구타*',
+    ],
   },
   negation: {
     before: ['안', '못', '절대', '절대로', '반대'],
@@ -2227,6 +2245,13 @@ export const ko: Lexicon = {
     '혐오발언*',
     '혐오 표현*',
     '차별 발언*',
+    // Round 10: a slur named as a word ('짱깨'는 중국인을 비하하는 표현이므로 쓰지 않는 것이 좋다).
+    '비하하는 표현*',
+    '비하 표현*',
+    '비하하는 말*',
+    '비하어*',
+    '멸칭*',
+    '차별 표현*',
     '박물관*',
   ],
   nsfw: {
@@ -2340,6 +2365,8 @@ export const ko: Lexicon = {
       'ㅅㅅ 해*',
       '얼마 ~3 빨아*',
       '얼마면 ~2 빨아*',
+      '원나잇 했*',
+      '원나잇 하*',
     ],
     sexual: [
       '스페셜 서비스*',
@@ -2434,6 +2461,7 @@ export const ko: Lexicon = {
       '비밀 보장*',
       '언니 구함*',
       '페이 협의*',
+      '휴게텔*',
     ],
     // 따먹다 is also to pick fruit and eat it (found by reading dictionary-ko): 딸기를 따먹었다.
     benign: [
@@ -3084,7 +3112,8 @@ export const ko: Lexicon = {
       '{kvictobj} ~2 {khigh} ~3 {kthrow}',
       '{kvother} ~1 {kstabpart} ~1 {kknife} ~1 {kthrust}',
       // Round 10: a vulnerable person slapped or hit: 우리 할머니 뺨을 때리는, 아기 머리를 때렸다.
-      '{kvuln} {kpartobj} ~2 {kblow}',
+      // Not 밟아 (아내 등을 밟아 줬다 is a massage) or 두들겨.
+      '{kvuln} {kpartobj} ~2 {kslap}',
       // Mass shootings and executions: 마을 사람들을 구덩이 앞에 세워 놓고 총을 난사하는.
       '{kcrowd} ~8 {kshoot}',
       '한 명씩 ~4 {kshoot}',
