@@ -2758,6 +2758,12 @@ export const ko: Lexicon = {
       '좋네* ~4 {kmishap} ~2 {kshame}',
       '예쁘네* ~4 {kmishap} ~2 {kshame}',
       '좋더라* ~4 {kmishap} ~2 {kshame}',
+      '가로등에 매달아야*',
+      '가로등에 매달아 버려*',
+      '가로등에 목 매달*',
+      '다 쏴 버려*',
+      '다 쏴버려*',
+      '{kvictobj} ~1 쏴 버려*',
     ],
     verbs: [
       '죽이*',

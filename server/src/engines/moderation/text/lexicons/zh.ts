@@ -1497,6 +1497,9 @@ export const zh: Lexicon = {
     '往法院',
     '炸法院',
     '炸了法院',
+    // A police officer who is the one beaten (那个警察被人用枪托砸中后脑) is no police report.
+    '那个警察被',
+    '警察被人',
   ],
   reporting: [
     // Round 10: a slur named as a word (黑鬼这个词是种族歧视用语; ガイジという言葉は差別用語だ).
@@ -2056,6 +2059,15 @@ export const zh: Lexicon = {
       '希望你~8痛苦~4死',
       '你~2痛苦地~4{zdie}',
       '你~4慢慢地痛苦地~2{zdie}',
+      '直接突突了',
+      '全都突突了',
+      '都突突了',
+      '全突突了',
+      '机枪突突',
+      '突突了他们',
+      '突突了这帮',
+      '给我崩了',
+      '把{person}崩了',
     ],
     verbs: [
       '烧掉',
