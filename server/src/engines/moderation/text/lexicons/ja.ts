@@ -1487,6 +1487,9 @@ export const ja: Lexicon = {
     '容疑者を壁',
   ],
   reporting: [
+    // Round 10: a claim told as belonging to the past (女性は政治に向いてないと言われた時代もあった).
+    '時代もあった',
+    '時代があった',
     // Round 10: a slur named as a word (黑鬼这个词是种族歧视用语; ガイジという言葉は差別用語だ).
     'という言葉は',
     '差別用語',

@@ -1458,6 +1458,7 @@ export const zh: Lexicon = {
     zcutoff: ['剪掉', '剪断', '切掉', '剁掉', '砍掉', '砍下', '切下', '剁下'],
     zditch: ['臭水沟', '水沟', '阴沟', '河沟', '下水道', '垃圾桶', '粪坑'],
     zdie: ['死掉', '死去', '烂死', '死'],
+    zdeserve: ['早就该死', '早该死', '死有余辜', '罪有应得', '活该'],
   },
   negation: {
     before: [
@@ -1512,6 +1513,10 @@ export const zh: Lexicon = {
     '这是种族歧视',
     '是一种歧视',
     '这种说法是歧视',
+    '这种说法',
+    '这种观点',
+    '这是偏见',
+    '刻板印象',
     '据报道',
     '报道',
     '警方',
@@ -2043,8 +2048,9 @@ export const zh: Lexicon = {
       // Accidents happen to people who talk: 话太多的人，容易出意外.
       '{zmouthy}~6{zaccident}',
       // Cheering a killing with its victim damned: 砍得好！那个医生早就该死.
-      '{zcheerkill}~20该死',
-      '该死~20{zcheerkill}',
+      // Not 该死 alone after it (该死的闹钟 is an expletive).
+      '{zcheerkill}~20{zdeserve}',
+      '{zdeserve}~20{zcheerkill}',
       '{zcheerkill}~20点赞',
       // Nobody goes home in one piece: 一个都别想完整回家.
       '一个都别想~4{zwhole}~2回',
