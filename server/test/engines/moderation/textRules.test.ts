@@ -561,6 +561,24 @@ describe('scoring rules', () => {
       expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
   });
 
+  it('reads the antisemitic echo (((...))) as the word for the Jews, for the group rules (hate.echo)', async () => {
+    for (const text of [
+      '(((Sie))) kontrollieren die Banken und die Medien.',
+      '(((Zij))) hebben de banken en de media in handen.',
+      '(((Они))) контролируют банки и СМИ.',
+      '(((他们)))控制着银行和媒体。',
+      '(((彼ら)))が銀行とメディアを支配している',
+    ])
+      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeGreaterThanOrEqual(0.5);
+    // Alone it names a group and says nothing of it; brackets in code are no echo.
+    for (const text of [
+      'Ich schicke dir (((Umarmungen))) und gute Besserung!',
+      'Die Funktion f(((x))) ist stetig.',
+      'Sie kontrollieren die Banken und die Medien.',
+    ])
+      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+  });
+
   it('reads a participle in a perfect tense, and a preterite, as past: no threat (violence.participles, violence.perfect)', async () => {
     for (const text of [
       "Je veux dire qu'il l'a tué.", // perfect: a before the participle

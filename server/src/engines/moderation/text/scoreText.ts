@@ -312,6 +312,23 @@ function inRelative(s: PreparedSentence, c: CompiledLexicon, from: number, to: n
   return false;
 }
 
+/**
+ * The antisemitic "echo": a name or a pronoun in triple parentheses, "(((They))) run the banks", marks
+ * the people it wraps as Jews. Tokenising drops the brackets, so for the hate policy the echo is read
+ * as what it means before the words are: replaced by the lexicon's word for the Jews (`hate.echo`),
+ * whose group rules then read the sentence ("jews run the banks"). Alone, like any group word, it is no
+ * violation ("(((hugs)))"). One to four words inside, not code: "f(((x)))" has a letter before it.
+ */
+const ECHO = /(?<![\p{L}\p{N}_])\({3}\s*[\p{L}\p{N}][^()]{0,40}?\){3}/gu;
+
+function readEchoes(normalized: string, lang: TextLanguage, echo: string | undefined): string {
+  if (!echo || !normalized.includes('(((')) return normalized;
+  const word = isUnspaced(lang) ? echo : ` ${echo} `;
+  return normalized.replace(ECHO, (found) =>
+    found.slice(3, -3).trim().split(/\s+/).length > 4 ? found : word,
+  );
+}
+
 /** How far before a participle its perfect auxiliary may stand: "ils l'ont sauvagement tué". */
 const PERFECT_SPAN = 3;
 
@@ -535,10 +552,11 @@ export function scoreTextWithLanguages(
   for (const c of candidates) {
     const lang = c.lex.lang;
     // Sentences are split before lower-casing: ICU starts a sentence only at a capital letter.
+    const echo = policy === 'hate' ? c.lex.hate.echo : undefined;
     const split = splitSentences(text, lang).map((sentence) => normalize(sentence.text, lang));
     const sentences = carryQuotations(split).map((normalized, i) => ({
       original: split[i]!.trim(),
-      prepared: prepareSentence(normalized, lang),
+      prepared: prepareSentence(readEchoes(normalized, lang, echo), lang),
     }));
     // Play (a workout, a game) damps the violence of its sentence and of the neighbouring ones.
     // Like negation and reporting, any candidate language's play words count; looked up only for a

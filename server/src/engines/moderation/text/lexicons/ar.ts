@@ -3368,6 +3368,7 @@ export const ar: Lexicon = {
     ],
   },
   hate: {
+    echo: 'اليهود',
     // شاذ is also "irregular" in grammar (فعل شاذ, an irregular verb).
     benign: ['يرجعوا ~2 افريقيا ~2 {r10aholiday}', 'فعل شاذ', 'جمع شاذ', 'شاذ عن القاعدة', 'افعال شاذة'],
     slurs: [

@@ -4395,6 +4395,7 @@ export const de: Lexicon = {
     ],
   },
   hate: {
+    echo: 'juden',
     benign: [
       'zigeunersaus*',
       // The barn owl, not the slur for a veiled woman.

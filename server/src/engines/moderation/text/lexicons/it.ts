@@ -3853,6 +3853,7 @@ export const it: Lexicon = {
     ],
   },
   hate: {
+    echo: 'ebrei',
     mention: [
       'dice',
       'dire',

@@ -48,6 +48,7 @@ const JA_HIT = [
 export const ja: Lexicon = {
   lang: 'ja',
   classes: {
+    jpower: ['銀行', 'メディア', 'マスコミ', '世界', '政府', '金融', 'ハリウッド', '経済'],
     harm_te: [
       '殺して',
       'ぶっ殺して',
@@ -2496,6 +2497,7 @@ export const ja: Lexicon = {
     ],
   },
   hate: {
+    echo: 'ユダヤ人',
     mention: [
       '言葉',
       'って言う',
@@ -2665,6 +2667,9 @@ export const ja: Lexicon = {
       '身の程をわきまえ',
     ],
     predicates: [
+      '{group}が~6{jpower}を~3支配',
+      '{group}が~6{jpower}を~3牛耳',
+      '{group}が~6{jpower}を~3操って',
       '{group}は~3{crime}$',
       '{group}は~3{crime}。',
       '{group}は~3{crime}だ',

@@ -3164,6 +3164,7 @@ export const ko: Lexicon = {
     ],
   },
   hate: {
+    echo: '유대인',
     slurs: [
       ...groupBastards(GROUPS),
       '깜둥이*',

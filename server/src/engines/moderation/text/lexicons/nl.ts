@@ -3662,6 +3662,7 @@ export const nl: Lexicon = {
     ],
   },
   hate: {
+    echo: 'joden',
     // Een saus en een aap, geen scheldwoord: "frikandel met zigeunersaus", "berberapen zijn makaken".
     benign: [
       'zigeunersaus',
@@ -3868,6 +3869,8 @@ export const nl: Lexicon = {
       'horen niet in',
     ],
     predicates: [
+      '{group} hebben ~4 {power} in handen',
+      '{group} hebben ~4 {power} in hun macht',
       '{r6vice} ~4 {r6blood}',
       '{r6blood} ~3 {r6vice}',
       '{group} ~4 op geld uit',

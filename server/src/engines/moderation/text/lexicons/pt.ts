@@ -4240,6 +4240,7 @@ export const pt: Lexicon = {
     ],
   },
   hate: {
+    echo: 'judeus',
     mention: [
       'diz',
       'dizer',

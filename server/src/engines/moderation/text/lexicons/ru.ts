@@ -3967,6 +3967,7 @@ export const ru: Lexicon = {
     ],
   },
   hate: {
+    echo: 'евреи',
     slurs: [
       'черножоп*',
       'хохлам',

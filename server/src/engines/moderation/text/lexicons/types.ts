@@ -189,6 +189,11 @@ export interface Lexicon {
      * ("don't rent to X", "keine X in unserem Verein").
      */
     mention?: string[];
+    /**
+     * The language's word for the Jews, which an antisemitic "echo" in triple parentheses stands for:
+     * "(((they))) run the banks" is read as "jews run the banks" by the group rules (scoreText.ts).
+     */
+    echo?: string;
     /** Neutral names of protected groups (no weight alone). */
     groups: string[];
     /** Dehumanising words: vermin, parasites, animals, disease (0.2 alone; 0.9 with a group). */

@@ -125,6 +125,7 @@ const ZH_WEAPON = [
 export const zh: Lexicon = {
   lang: 'zh',
   classes: {
+    zhpower: ['银行', '媒体', '世界', '政府', '金融', '好莱坞', '经济', '新闻界'],
     zhkill: [
       '捅死',
       '撞死',
@@ -2607,6 +2608,7 @@ export const zh: Lexicon = {
     ],
   },
   hate: {
+    echo: '犹太人',
     slurs: [
       '黑鬼',
       '尼哥',
@@ -2773,6 +2775,10 @@ export const zh: Lexicon = {
       '不能让他们进来',
     ],
     predicates: [
+      '{group}~4控制~6{zhpower}',
+      '{group}~4操纵~6{zhpower}',
+      '{group}~4掌控~6{zhpower}',
+      '{group}~4把持~6{zhpower}',
       '{group}是{crime}',
       '{group}都是{crime}',
       '{group}全是{crime}',
