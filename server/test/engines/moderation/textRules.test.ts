@@ -383,6 +383,16 @@ describe('scoring rules', () => {
     expect((await scoreTextDetailed("Let's kill time at the station.", 'violence')).score).toBeLessThan(0.5);
   });
 
+  it("lets any candidate language's ordinary phrase excuse a match of another Latin lexicon", async () => {
+    // A short Italian text is also read by the French, Spanish, German and Dutch lexicons, whose
+    // masturb* is explicit; the Italian benign phrase about sex education now excuses them all.
+    const text = 'La masturbazione è normale, spiega il medico.';
+    expect((await scoreTextDetailed(text, 'nsfw')).score, text).toBeLessThan(0.5);
+    expect(
+      (await scoreTextDetailed('Je veux te voir te masturber ce soir.', 'nsfw')).score,
+    ).toBeGreaterThanOrEqual(0.5);
+  });
+
   it('lets an ordinary phrase drop only the matches it overlaps, not a shorter one beside it', async () => {
     // pt "bateu a cabeça" (hit his head) is ordinary: it drops the match running through it, while the
     // blow before it ("levou um tapa tão forte que") still counts.

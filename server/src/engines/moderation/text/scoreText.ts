@@ -418,13 +418,18 @@ function scoreSentence(
   const overlaps = (a: TermMatch, list: TermMatch[]) => list.some((b) => a.start < b.end && b.start < a.end);
 
   // "blue tits", "faggots and peas", "Zigeunerschnitzel": a match inside an ordinary phrase of the
-  // policy's benign list is no evidence (looked up only when the list has terms).
-  const benignOf = (terms: CompiledTerm[]) => {
-    const found = terms.length > 0 ? findTerms(s, terms) : [];
-    return (m: TermMatch) => found.length > 0 && overlaps(m, found);
+  // policy's benign list is no evidence. Like negation, any candidate language's list counts: a short
+  // Italian text read by the French lexicon too ("la masturbazione è normale, spiega il medico") is
+  // excused by the Italian phrase. Looked up on the first match only (most sentences have none).
+  const benignOf = (terms: (x: CompiledLexicon) => CompiledTerm[]) => {
+    let found: TermMatch[] | undefined;
+    return (m: TermMatch) => {
+      found ??= context.flatMap((x) => (terms(x).length > 0 ? findTerms(s, terms(x)) : []));
+      return found.length > 0 && overlaps(m, found);
+    };
   };
   if (policy === 'nsfw') {
-    const ordinary = benignOf(c.nsfwBenign);
+    const ordinary = benignOf((x) => x.nsfwBenign);
     const explicit = longestMatches(findTerms(s, c.nsfwExplicit)).filter((m) => !ordinary(m));
     const sexual = longestMatches(findTerms(s, c.nsfwSexual)).filter(
       (m) => !overlaps(m, explicit) && !ordinary(m),
@@ -448,7 +453,7 @@ function scoreSentence(
   } else if (policy === 'violence') {
     // "Kerzen anzünden", "burn calories": a violence match that overlaps an ordinary phrase is no
     // evidence ("in der Kirche Kerzen anzünden" holds both a place of worship and an arson verb).
-    const ordinary = benignOf(c.benign);
+    const ordinary = benignOf((x) => x.benign);
     const incitement = longestMatches(findTerms(s, c.incitement)).filter((m) => !ordinary(m));
     for (const m of incitement) add('violenceIncitement', m);
     const veiled = longestMatches(findTerms(s, c.veiled)).filter((m) => !overlaps(m, incitement));
@@ -468,7 +473,7 @@ function scoreSentence(
         add(intended(s, c, intents, m) ? 'violenceThreat' : 'violenceVerb', m);
     }
   } else {
-    const ordinary = benignOf(c.hateBenign);
+    const ordinary = benignOf((x) => x.hateBenign);
     for (const m of longestMatches(findTerms(s, c.slurs))) if (!ordinary(m)) add('hateSlur', m);
     // A group word inside an ordinary phrase names no people: "I hate Mexican food".
     const groups = longestMatches(findTerms(s, c.groups)).filter((m) => !ordinary(m));
@@ -486,7 +491,7 @@ function scoreSentence(
       const verbs = longestMatches(findTerms(s, c.verbs));
       if (verbs.length > 0) {
         // The violence list's ordinary phrases hold here too: "kill the stereotype that women can't code".
-        const notViolent = benignOf(c.benign);
+        const notViolent = benignOf((x) => x.benign);
         for (const m of verbs) if (intended(s, c, intents, m) && !notViolent(m)) add('hateViolenceGroup', m);
       }
     }
