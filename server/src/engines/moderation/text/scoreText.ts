@@ -234,7 +234,18 @@ export interface TextScoreDetails {
  * A clause ends between token `from - 1` and token `to` (spaced languages; zh/ja have no tokens). A
  * clause end followed by one of `into` (a subordinating word such as ru чтобы) does not count.
  */
+/**
+ * Clause punctuation in Chinese and Japanese text (character offsets): full and half-width commas,
+ * semicolons and stops, and the Japanese 、 (in Chinese 、 only separates the items of a list).
+ */
+const UNSPACED_CLAUSE_BREAK: Partial<Record<TextLanguage, RegExp>> = {
+  zh: /[，,；;。！!？?：:\n]/,
+  ja: /[、，,；;。！!？?：:\n]/,
+};
+
 function clauseBreak(s: PreparedSentence, from: number, to: number, into?: Set<string>): boolean {
+  // "欠钱不还，就把你手指剁下来": the negation of the first clause does not reach the threat.
+  if (s.tokens.length === 0) return UNSPACED_CLAUSE_BREAK[s.lang]?.test(s.text.slice(from, to)) ?? false;
   for (let k = Math.max(0, from - 1); k < to && k < s.tokens.length; k += 1) {
     if (!s.tokens[k]!.clauseEnd) continue;
     const next = s.tokens[k + 1];
