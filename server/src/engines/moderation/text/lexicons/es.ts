@@ -2708,6 +2708,9 @@ export const es: Lexicon = {
     'segun el informe',
     'estadisticas',
     'encuesta',
+    'museo',
+    'en el museo',
+    'memorial',
   ],
   notReporting: [
     'quiero una historia',
@@ -3122,6 +3125,8 @@ export const es: Lexicon = {
       'quemaduras solares',
       '{gpunetazo} ~3 {gtanfuerte} {gballes}',
       '{gpunetazo} {gballes}',
+      'se le quem*',
+      'se les quem*',
     ],
     play: [
       'entreno',

@@ -2643,6 +2643,8 @@ export const fr: Lexicon = {
     'statistiques',
     'sondage',
     'enquete montre',
+    'musee',
+    'au musee',
   ],
   notReporting: [
     'je veux une histoire',
