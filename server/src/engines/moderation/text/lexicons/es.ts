@@ -308,6 +308,17 @@ export const es: Lexicon = {
       'las tostadas',
       'cd',
       'un cd',
+      'el bizcocho',
+      'la comida',
+      'el pastel',
+      'la tarta',
+      'la cena',
+      'el asado',
+      'el pan',
+      'la pizza',
+      'las galletas',
+      'el guiso',
+      'la salsa',
     ],
     // What "matar" kills in idioms: matar el tiempo, el hambre, la sed, el gusanillo, dos pájaros.
     idiomkill: [
