@@ -2892,6 +2892,7 @@ export const en: Lexicon = {
     gbitepart: ['ear', 'nose', 'lip', 'finger', 'earlobe'],
     gheat: ['heat', 'sun', 'hot sun', 'heatwave', 'summer heat'],
     gfixture: ['radiator', 'bed', 'pipe', 'wall', 'bedpost', 'pole', 'tree', 'kennel', 'chair'],
+    gpartner: ['bf', 'gf', 'boyfriend', 'girlfriend', 'partner', 'husband', 'wife', 'man', 'girl', 'hubby'],
   },
   negation: {
     refute: [
@@ -3346,6 +3347,20 @@ export const en: Lexicon = {
       'how much ~5 no condom',
       'how much ~5 without a condom',
       'how much ~5 bareback',
+      '{sendme} ~2 something {gnaughty}',
+      'bend over for me',
+      'ride me till',
+      'ride me until',
+      'ride me all night',
+      'rub n tug',
+      'rub and tug',
+      'suck your dick',
+      'suck your cock',
+      'open your legs for the camera',
+      'selling ~2 videos of me and my {gpartner}',
+      'spread your legs for me',
+      'spread your legs for daddy',
+      'spread your legs ~4 baby',
     ],
     sexual: [
       '{r6sellsex}',
@@ -3454,6 +3469,7 @@ export const en: Lexicon = {
       'no condom',
       'nothing but my panties',
       'nothing but panties',
+      'i want that ass',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -4264,6 +4280,15 @@ export const en: Lexicon = {
       'identify you by your teeth',
       'put you six feet under',
       'put {object} six feet under',
+      'he s leaving in an ambulance',
+      'you re leaving in an ambulance',
+      'you ll be leaving in an ambulance',
+      'you ll leave in an ambulance',
+      'he ll leave in an ambulance',
+      '{weapon} with your name on it',
+      'a bullet with your name on it',
+      'burn the rest $',
+      'burn down the rest',
     ],
     verbs: [
       '{burnplace} ~3 {worship}',
@@ -5194,6 +5219,8 @@ export const en: Lexicon = {
       'eritreans',
       'sudanese',
       'ethiopians',
+      'autistic kids',
+      'autistic children',
     ],
     dehumanizing: [
       'breed like rabbits',
@@ -5400,6 +5427,10 @@ export const en: Lexicon = {
       '{group} ~6 should not be in politics',
       '{group} ~4 like locusts',
       '{group} ~4 like a plague of',
+      'apes from africa',
+      'monkeys from africa',
+      '{group} should never have been given the vote',
+      'never ~2 given {group} the vote',
     ],
   },
 };
