@@ -724,6 +724,11 @@ export const en: Lexicon = {
       'pedos',
       'an abomination',
       'abominations',
+      'a parasitic race',
+      'a parasite race',
+      'parasitic',
+      'useless mouths',
+      'useless mouths to feed',
     ],
     them: ['them', 'them all', 'all of them', 'em', 'these people', 'those people'],
     act: ['fuck', 'screw', 'bang', 'have sex', 'make love', 'fuck each other'],
@@ -3379,6 +3384,9 @@ export const en: Lexicon = {
       'spread your legs for me',
       'spread your legs for daddy',
       'spread your legs ~4 baby',
+      'dick pic*',
+      'cock pic*',
+      'tip ~3 to see me naked',
     ],
     sexual: [
       '{r6sellsex}',
@@ -3488,6 +3496,12 @@ export const en: Lexicon = {
       'nothing but my panties',
       'nothing but panties',
       'i want that ass',
+      'fwb',
+      'friends with benefits',
+      'fun in bed',
+      'cam girl',
+      'camgirl',
+      'cam show',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -5313,6 +5327,7 @@ export const en: Lexicon = {
       'out breed',
       'replace us',
       'replacing us',
+      'parasitic',
     ],
     exclusion: [
       'do not rent to',

@@ -2867,6 +2867,14 @@ export const es: Lexicon = {
       'posicion a cuatro patas',
       'a cuatro patas ~6 gateando',
       'gatear a cuatro patas',
+      'deja de mandarme',
+      'deja de enviarme',
+      'dejad de mandarme',
+      'para de mandarme',
+      'deja de mandarme ~6 acoso',
+      'deja de mandarme fotos',
+      'deja de enviarme fotos',
+      'para de mandarme fotos',
     ],
     adCues: [
       '{num} ~1 media hora',
@@ -3070,6 +3078,11 @@ export const es: Lexicon = {
       'abre las piernas para mi',
       'vendo ~3 videos ~2 mios con {gpartneres}',
       'abre las piernas ~4 nena',
+      'para verme desnuda',
+      'propina para verme',
+      'fotos de vuestra polla',
+      'fotos de tu polla',
+      'foto de tu polla',
     ],
     sexual: [
       '{r6sellsex}',
@@ -3148,6 +3161,10 @@ export const es: Lexicon = {
       'extras completos',
       'relacion sexual',
       'relaciones sexuales',
+      'camgirl',
+      'cam girl',
+      'follamigo',
+      'follamiga',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -4509,6 +4526,9 @@ export const es: Lexicon = {
       'nos invaden',
       'nos estan invadiendo',
       'nos reemplazan',
+      'parasita',
+      'parasitas',
+      'raza parasita',
     ],
     exclusion: [
       'no contrates',
@@ -4679,6 +4699,9 @@ export const es: Lexicon = {
       '{group} ~6 propagan enfermedades',
       'nunca se debio dar el voto a ~1 {group}',
       'quitar el voto a ~1 {group}',
+      '{group} solo sirven para',
+      '{group} solo valen para',
+      '{group} son una raza parasita',
     ],
   },
 };
