@@ -1699,6 +1699,8 @@ export const en: Lexicon = {
       'spy',
       'pregnant woman',
       'newborn baby',
+      'couple',
+      'gay couple',
     ],
     gvictim: ['{gperson}', 'him', 'her !{gperson}', 'them'],
     gagent: [
@@ -2916,6 +2918,7 @@ export const en: Lexicon = {
     gfixture: ['radiator', 'bed', 'pipe', 'wall', 'bedpost', 'pole', 'tree', 'kennel', 'chair'],
     gpartner: ['bf', 'gf', 'boyfriend', 'girlfriend', 'partner', 'husband', 'wife', 'man', 'girl', 'hubby'],
     gvehicle: ['truck', 'car', 'van', 'horse', 'pickup', 'jeep', 'tractor', 'motorbike'],
+    gtime2: ['night', 'day', 'morning', 'evening', 'week', 'weekend', 'single day', 'single night'],
   },
   negation: {
     refute: [
@@ -3387,6 +3390,11 @@ export const en: Lexicon = {
       'dick pic*',
       'cock pic*',
       'tip ~3 to see me naked',
+      'meet for sex',
+      'meet up for sex',
+      'looking for sex tonight',
+      'live sex show*',
+      'sex show tonight',
     ],
     sexual: [
       '{r6sellsex}',
@@ -5094,6 +5102,10 @@ export const en: Lexicon = {
       'to the back of ~2 {gvehicle} and dragged {gwho}',
       'dragged {gwho} behind ~2 {gvehicle}',
       'pull* out {gtheirs} ~1 teeth ~2 {gonebyone}',
+      'beat {gwho} every {gtime2} !at !in',
+      '{gblowhard} {gwho} every {gtime2} !at !in',
+      'pour* {gfuel} ~1 on {gwho} !s',
+      'pour* {gfuel} ~1 over {gwho} !s',
     ],
   },
   hate: {
@@ -5500,6 +5512,9 @@ export const en: Lexicon = {
       'monkeys from africa',
       '{group} should never have been given the vote',
       'never ~2 given {group} the vote',
+      '{group} are the children of satan',
+      '{group} ~2 children of the devil',
+      '{group} are ~1 spawn of satan',
     ],
   },
 };

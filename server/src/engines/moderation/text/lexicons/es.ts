@@ -1314,6 +1314,8 @@ export const es: Lexicon = {
       'embarazada',
       'recien nacido',
       'recien nacida',
+      'pareja gay',
+      'pareja homosexual',
     ],
     gvictim: ['{gperson}', 'su mujer', 'su novia', 'su novio'],
     gagent: [
@@ -2741,6 +2743,7 @@ export const es: Lexicon = {
       'camino',
       'el camino',
     ],
+    gtiempoes: ['noche', 'dia', 'manana', 'tarde', 'semana', 'fin de semana'],
   },
   negation: {
     refute: [
@@ -3083,6 +3086,9 @@ export const es: Lexicon = {
       'fotos de vuestra polla',
       'fotos de tu polla',
       'foto de tu polla',
+      'show de sexo en directo',
+      'sexo en directo',
+      'que quieran follar',
     ],
     sexual: [
       '{r6sellsex}',
@@ -4391,6 +4397,12 @@ export const es: Lexicon = {
       '{gcliti} arranc* los dientes {gwho} {gunoauno}',
       '{gcliti} grab* ~4 en la frente',
       'esvastica en la frente',
+      '{gcliti} peg* cada {gtiempoes}',
+      '{gclit} golpeaba cada {gtiempoes}',
+      '{gclit} pegaba cada {gtiempoes}',
+      'roci* con gasolina {gwho}',
+      'arrodillad* sobre el cuello de ~2 {gperson}',
+      '{gempuj} {gwho} ~1 {gstairs}',
     ],
   },
   hate: {
@@ -4702,6 +4714,9 @@ export const es: Lexicon = {
       '{group} solo sirven para',
       '{group} solo valen para',
       '{group} son una raza parasita',
+      '{group} son los hijos de satanas',
+      '{group} son los hijos del diablo',
+      '{group} son hijos de satanas',
     ],
   },
 };

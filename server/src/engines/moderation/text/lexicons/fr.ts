@@ -1277,6 +1277,9 @@ export const fr: Lexicon = {
       'femme enceinte',
       'esclave*',
       'domestique',
+      'couple',
+      'couple gay',
+      'couple homo',
     ],
     gvictim: ['{gperson}', 'sa femme', 'sa copine'],
     gagent: [
@@ -2285,6 +2288,8 @@ export const fr: Lexicon = {
       'sous le metro',
       'sur les rails',
       'du toit',
+      'du haut du toit',
+      'depuis le toit',
     ],
     gpousse: [
       'pousse',
@@ -2642,6 +2647,7 @@ export const fr: Lexicon = {
       'goudron',
       'des kilometres',
     ],
+    gtempsfr: ['nuit', 'jour', 'soir', 'matin', 'semaine', 'week end'],
   },
   negation: {
     refute: [
@@ -2996,6 +3002,9 @@ export const fr: Lexicon = {
       'photos de bite',
       'photo de bite',
       'photos de ta bite',
+      'qui veulent baiser',
+      'veut baiser ce soir',
+      'veulent baiser ce soir',
     ],
     sexual: [
       '{r6sellsex}',
@@ -4364,6 +4373,12 @@ export const fr: Lexicon = {
       '{gcliti} ~2 grav* ~4 sur le front',
       'croix gammee sur le front',
       'etouff* {gwho} ~1 avec ~2 {gpillow}',
+      '{gclit} {gavoir} battu* chaque {gtempsfr}',
+      '{gclit} battait chaque {gtempsfr}',
+      'battait {gwho} chaque {gtempsfr}',
+      'vers* ~3 essence sur {gwho}',
+      'agenouille* sur le cou {gdu} ~2 {gperson}',
+      '{gpousse} {gwho} ~1 {gstairs}',
     ],
   },
   hate: {
@@ -4701,6 +4716,9 @@ export const fr: Lexicon = {
       '{group} ne sont bonnes qu a',
       '{group} ne sont bons qu a',
       '{group} ne servent qu a',
+      '{group} sont les enfants de satan',
+      '{group} sont les enfants du diable',
+      '{group} sont des suppots de satan',
     ],
   },
 };
