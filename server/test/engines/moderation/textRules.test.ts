@@ -84,6 +84,7 @@ describe('tokenisation', () => {
 
   it('normalises accents, case, apostrophes and English contractions', () => {
     expect(normalize('Töten ÉTÉ', 'de')).toBe('toten ete');
+    expect(normalize('Scheiße, sœur, Æsop', 'de')).toBe('scheisse, soeur, aesop');
     expect(normalize('I won’t', 'en')).toBe('i wo not');
     expect(wordTokens(normalize("l'immigré", 'fr'), 'fr').map((t) => t.text)).toEqual(['l', 'immigre']);
   });
@@ -569,6 +570,13 @@ describe('scoring rules', () => {
       'Je vais trouver celui qui a fait ça et je vais le tuer.',
     ])
       expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('ends a Chinese or Japanese clause at its punctuation, so a negation before a comma does not reach a threat after it', async () => {
+    for (const threat of ['不，我要杀了你。', '欠钱不还，就把你手指一根一根剁下来。'])
+      expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
+    for (const text of ['我不会杀你的。', 'お前を殺したりしない。'])
+      expect((await scoreTextDetailed(text, 'violence')).score, text).toBeLessThan(0.5);
   });
 
   it('reads the antisemitic echo (((...))) as the word for the Jews, for the group rules (hate.echo)', async () => {

@@ -18,7 +18,7 @@ const QUOTE_PAIRS: ReadonlyArray<readonly [string, string]> = [
  * Case-folds and normalises so that lexicon terms and text meet in one form: NFKC (full-width
  * letters, compatibility forms), lower case, curly apostrophes made straight, English n't spelt out,
  * and for alphabetic scripts the accents removed ("töten" = "toten", "ё" = "е", Arabic harakat gone,
- * alef and yeh variants unified), because people often type without them. Korean and Japanese keep
+ * alef and yeh variants unified; œ, æ and ß spelt out), because people often type without them. Korean and Japanese keep
  * their syllables intact (NFD would split Hangul into jamo).
  */
 export function normalize(text: string, lang: TextLanguage): string {
@@ -31,7 +31,11 @@ export function normalize(text: string, lang: TextLanguage): string {
     s = s
       .normalize('NFD')
       .replace(/\p{M}+/gu, '')
-      .normalize('NFC');
+      .normalize('NFC')
+      // Ligatures and ß, which NFKC keeps: "sœur" = "soeur", "Scheiße" = "Scheisse".
+      .replace(/œ/g, 'oe')
+      .replace(/æ/g, 'ae')
+      .replace(/ß/g, 'ss');
   }
   if (lang === 'ar')
     s = s

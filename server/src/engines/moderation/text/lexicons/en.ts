@@ -5109,6 +5109,7 @@ export const en: Lexicon = {
     ],
   },
   hate: {
+    echo: 'jews',
     benign: [
       // Found by reading WordNet's example sentences: "I hate Mexican food" names no group of people; retard as a verb (this drug will retard your heart rate); a fag, a cigarette in British English.
       '{group} food',

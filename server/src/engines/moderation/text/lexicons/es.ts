@@ -4514,6 +4514,7 @@ export const es: Lexicon = {
     ],
   },
   hate: {
+    echo: 'judíos',
     benign: [
       'reyes catolicos ~3 expuls*',
       'expuls* ~8 en 1492',

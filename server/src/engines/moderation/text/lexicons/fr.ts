@@ -4478,6 +4478,7 @@ export const fr: Lexicon = {
     ],
   },
   hate: {
+    echo: 'juifs',
     mention: [
       'dit',
       'dire',
