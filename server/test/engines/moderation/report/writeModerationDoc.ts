@@ -3,10 +3,8 @@
  * `<!-- name:end -->` markers; the prose around them is hand-written):
  *   - text-accuracy: precision and recall per language and per policy on the sentence sets in
  *     test/fixtures/moderation (development, held-out, and the blind sets text-blind-2.json to
- *     text-blind-6.json (all now spent), text-blind-7.json, text-blind-8.json (violence only,
- *     spent), text-blind-9.json (violence only, spent) and text-blind-10.json (violence only) when
- *     present;
- *     skipped when absent), with every error on them;
+ *     text-blind-10.json (all now spent; 8 to 10 violence only) and text-blind-11.json when present,
+ *     skipped when absent), with every error on the unspent one;
  *   - image-models: the three nsfwjs models on the ordinary photos (load time, latency, top class,
  *     scores), the measurement the default model was chosen by;
  *   - image-scores: each ordinary photo's score with the default model.
@@ -113,10 +111,9 @@ const SETS: SentenceSet[] = [
   },
   {
     file: 'text-blind-7.json',
-    name: 'Seventh blind set',
+    name: 'Seventh blind set, spent',
     about:
-      'written by two more annotators (six languages each, paired differently from the sixth) who never saw the lexicons, the engine or the other sets (576 sentences, same shape), kept outside the repository until round 6 was done and never used to change a rule. Measured once before round 6 at 62% recall / 95% precision (nsfw 56%, violence 48%, hate 82%; 9 false flags); the figures below are after round 6: the honest estimate',
-    listErrors: true,
+      'written by two more annotators (six languages each, paired differently from the sixth) who never saw the lexicons, the engine or the other sets (576 sentences, same shape), kept outside the repository until round 6 was done. Measured once before round 6 at 62% recall / 95% precision (nsfw 56%, violence 48%, hate 82%; 9 false flags) and after it at 65% / 95%. Round 10 then read its errors, so the figures below say only that the rules cover it; the eleventh blind set measures round 10',
     optional: true,
   },
   {
@@ -135,9 +132,16 @@ const SETS: SentenceSet[] = [
   },
   {
     file: 'text-blind-10.json',
-    name: 'Tenth blind set (violence)',
+    name: 'Tenth blind set (violence), spent',
     about:
-      "written by another annotator who never saw the lexicons, the engine or the other sets, for the violence policy only, with scenes of its own in each language: depictions, narratives, captions and requests for depictions of violence against people in many forms (blows, beatings with objects, choking, stabbing and slashing, shooting, burning and scalding, drowning, pushing from heights, torture, domestic violence, bullying, gang attacks, brutality by guards and soldiers, executions and massacres) and hard negatives (sport and martial arts, stage and film fights, games, idioms, cooking, accidents, first aid, museum weapons, children's play, crafts, animals), 14 of each per language; kept outside the repository until round 9 was done and never used to change a rule. Measured before round 9 at 46% recall / 99% precision (one Spanish false flag) and after it at 54% / 99%; the figures below are after round 9: the honest estimate",
+      'written by another annotator who never saw the lexicons, the engine or the other sets, for the violence policy only, with scenes of its own in each language: depictions, narratives, captions and requests for depictions of violence against people in many forms and hard negatives, 14 of each per language; kept outside the repository until round 9 was done. Measured before round 9 at 46% recall / 99% precision (one Spanish false flag) and after it at 54% / 99%. Round 10 then read its errors, so the figures below say only that the rules cover it; the eleventh blind set measures round 10',
+    optional: true,
+  },
+  {
+    file: 'text-blind-11.json',
+    name: 'Eleventh blind set',
+    about:
+      'written by two more annotators (six languages each) who never saw the lexicons, the engine or the other sets, for all three policies (576 sentences: 8 violations and 8 hard negatives per language and policy; the violence violations 4 threats or incitements and 4 depictions), kept outside the repository until round 10 was done and never used to change a rule. Measured once before round 10 at 75.3% recall / 99.5% precision (nsfw 64%, violence 72%, hate 91%; 1 false flag); the figures below are after round 10: the honest estimate',
     listErrors: true,
     optional: true,
   },
