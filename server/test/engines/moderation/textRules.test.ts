@@ -579,6 +579,14 @@ describe('scoring rules', () => {
       expect((await scoreTextDetailed(text, 'violence')).score, text).toBeLessThan(0.5);
   });
 
+  it('does not damp as play a match word that names a time or a place (violence.notPlay)', async () => {
+    const threat = 'После матча встречаем их фанатов у вокзала и ломаем им ноги, берите биты.';
+    expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
+    // A game is still play.
+    const game = 'In the game we smash their heads in with a bat, it is so satisfying.';
+    expect((await scoreTextDetailed(game, 'violence')).score, game).toBeLessThan(0.5);
+  });
+
   it('reads the antisemitic echo (((...))) as the word for the Jews, for the group rules (hate.echo)', async () => {
     for (const text of [
       '(((Sie))) kontrollieren die Banken und die Medien.',

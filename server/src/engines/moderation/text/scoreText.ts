@@ -115,6 +115,7 @@ interface CompiledLexicon {
   graphic: CompiledTerm[];
   threatCues: CompiledTerm[];
   play: CompiledTerm[];
+  notPlay: CompiledTerm[];
   benign: CompiledTerm[];
   nsfwBenign: CompiledTerm[];
   hateBenign: CompiledTerm[];
@@ -195,6 +196,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       graphic: t(lex.violence.graphic ?? []),
       threatCues: t(lex.violence.cues ?? []),
       play: t([...(lex.violence.play ?? []), ...LATIN_PLAY]),
+      notPlay: t(lex.violence.notPlay ?? []),
       benign: t(lex.violence.benign ?? []),
       nsfwBenign: t(lex.nsfw.benign ?? []),
       hateBenign: t(lex.hate.benign ?? []),
@@ -554,6 +556,14 @@ export function calibrate(raw: number): number {
   return Math.round((0.01 + 0.98 * Math.min(1, Math.max(0, raw))) * 10_000) / 10_000;
 }
 
+/** A play word that no `notPlay` phrase holds ("in the game", not "after the match"). */
+function isPlaySentence(s: PreparedSentence, l: CompiledLexicon): boolean {
+  const play = findTerms(s, l.play);
+  if (play.length === 0) return false;
+  const not = l.notPlay.length > 0 ? findTerms(s, l.notPlay) : [];
+  return play.some((m) => !not.some((n) => m.start >= n.start && m.end <= n.end));
+}
+
 /** Scores a text with the lexicons of the given languages (no language identification). */
 export function scoreTextWithLanguages(
   text: string,
@@ -582,7 +592,7 @@ export function scoreTextWithLanguages(
     const isPlay = (i: number) =>
       i >= 0 &&
       i < sentences.length &&
-      (playful[i] ??= context.some((l) => findTerms(sentences[i]!.prepared, l.play).length > 0));
+      (playful[i] ??= context.some((l) => isPlaySentence(sentences[i]!.prepared, l)));
     let previousWeak: TextEvidence[] = [];
     sentences.forEach(({ original, prepared }, i) => {
       let evidence = scoreSentence(prepared, c, policy, original, candidates);

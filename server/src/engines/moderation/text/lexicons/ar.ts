@@ -2574,6 +2574,8 @@ export const ar: Lexicon = {
       'سحب الشكوي',
       'اسحبي الشكوي',
     ],
+    // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
+    notPlay: ['بعد المباراة', 'قبل المباراة', 'بعد الماتش', 'عند الملعب'],
     play: [
       // The ring and the pitch: a boxer's punches and a footballer's kicks are sport.
       'الملاكمة',

@@ -3159,6 +3159,15 @@ export const de: Lexicon = {
       'habe mir ~3 {r10breakb} ~1 gebrochen',
       'sich ~3 {r10breakb} ~1 gebrochen',
     ],
+    // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
+    notPlay: [
+      'nach dem spiel',
+      'vor dem spiel',
+      'nach dem derby',
+      'nach dem match',
+      'vor dem stadion',
+      'nach abpfiff',
+    ],
     play: [
       'training',
       'trainingseinheit',

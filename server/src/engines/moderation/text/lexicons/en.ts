@@ -3767,6 +3767,15 @@ export const en: Lexicon = {
       'wisdom teeth',
       'dentist* ~4 pull*',
     ],
+    // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
+    notPlay: [
+      'after the match',
+      'after the game',
+      'before the match',
+      'before the game',
+      'outside the stadium',
+      'after the derby',
+    ],
     play: [
       'workout',
       'workouts',

@@ -3275,6 +3275,15 @@ export const es: Lexicon = {
       'se le quem*',
       'se les quem*',
     ],
+    // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
+    notPlay: [
+      'después del partido',
+      'antes del partido',
+      'a la salida del estadio',
+      'al salir del estadio',
+      'después del clásico',
+      'tras el partido',
+    ],
     play: [
       'entreno',
       'entrenamiento',

@@ -3228,6 +3228,8 @@ export const fr: Lexicon = {
       'tuer ~1 {gtaskfr}',
       'gerer ~1 {gtaskfr}',
     ],
+    // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
+    notPlay: ['après le match', 'avant le match', 'à la sortie du stade', 'après le derby'],
     play: [
       'seance',
       'entrainement',

@@ -2795,6 +2795,8 @@ export const it: Lexicon = {
       'bruciature',
       '{gclit} ~2 spacc* la testa con ~2 {r10noise}',
     ],
+    // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
+    notPlay: ['dopo la partita', 'prima della partita', 'fuori dallo stadio', 'dopo il derby'],
     play: [
       'allenamento',
       'allenamenti',

@@ -1802,6 +1802,8 @@ export const ja: Lexicon = {
       '武器持って集合',
       'お前の{jnicething}',
     ],
+    // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
+    notPlay: ['試合の後', '試合後', '試合が終わったら', '試合終わったら', 'スタジアムの外'],
     play: [
       // The ring and the dojo: a boxer's punches and a karateka's kicks are sport.
       'ボクシング',

@@ -2509,6 +2509,8 @@ export const ko: Lexicon = {
       '각목 챙겨*',
       '연장 챙겨*',
     ],
+    // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
+    notPlay: ['경기 끝나고', '경기 후', '경기 끝나면', '경기장 앞에서'],
     play: [
       // The ring and the pitch: a boxer's punches and a footballer's kicks are sport.
       '복싱*',

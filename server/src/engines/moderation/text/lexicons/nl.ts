@@ -2625,6 +2625,8 @@ export const nl: Lexicon = {
       'sloeg* ~3 in ~2 dekentje',
       'sloeg* ~3 in ~2 doek',
     ],
+    // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
+    notPlay: ['na de wedstrijd', 'voor de wedstrijd', 'na de derby', 'bij het stadion'],
     play: [
       'training',
       'trainingssessie',

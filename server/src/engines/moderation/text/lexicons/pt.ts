@@ -3086,6 +3086,8 @@ export const pt: Lexicon = {
       'a camisa queimou',
       'a roupa queimou',
     ],
+    // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
+    notPlay: ['depois do jogo', 'antes do jogo', 'depois do clássico', 'na saída do estádio', 'após o jogo'],
     play: [
       'treino',
       'treinao',

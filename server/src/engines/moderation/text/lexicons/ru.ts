@@ -3030,6 +3030,8 @@ export const ru: Lexicon = {
       'спи спокойно пока',
       'до поры до времени',
     ],
+    // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
+    notPlay: ['после матча', 'перед матчем', 'после игры', 'у стадиона', 'после дерби'],
     play: [
       // The ring and sparring: a boxer's blows are sport (на ринге боксер разбил сопернику нос).
       'на ринге',

@@ -174,6 +174,12 @@ export interface Lexicon {
      */
     play?: string[];
     /**
+     * Phrases that hold a play word but name a time or a place, not a game: "after the match", "nach
+     * dem Spiel", "после матча". A play word inside one does not damp: hooligans arranging a fight
+     * after the match are no banter.
+     */
+    notPlay?: string[];
+    /**
      * Ordinary phrases built on a violent word: "kill time", "Kerzen anzünden", "burn calories". A
      * violence match that overlaps one of them is not evidence. (Where the ordinary word follows, `!` in
      * the term does the same; this list also covers an object before the verb.)

@@ -1845,6 +1845,8 @@ export const zh: Lexicon = {
       '不要逼我',
       '自己看着办',
     ],
+    // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
+    notPlay: ['比赛结束后', '比赛后', '比赛完', '赛后', '散场后'],
     play: [
       // The ring and the mat: a boxer's punches are sport.
       '拳击',
