@@ -587,6 +587,17 @@ describe('scoring rules', () => {
     expect((await scoreTextDetailed(game, 'violence')).score, game).toBeLessThan(0.5);
   });
 
+  it('reads a slur with letters masked by asterisks as the slur it spells', async () => {
+    for (const text of ['Get these n*ggers out of our neighbourhood.', 'Diese K*naken sollen abhauen.'])
+      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeGreaterThanOrEqual(0.5);
+    // A masked word that spells no slur, and a star rating, are left alone.
+    for (const text of [
+      'What the f*ck is this sh*t, my c*t knocked the vase over.',
+      'Rate this 5* hotel: great*',
+    ])
+      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+  });
+
   it('reads the antisemitic echo (((...))) as the word for the Jews, for the group rules (hate.echo)', async () => {
     for (const text of [
       '(((Sie))) kontrollieren die Banken und die Medien.',

@@ -342,6 +342,37 @@ function readEchoes(normalized: string, lang: TextLanguage, echo: string | undef
   );
 }
 
+/**
+ * Slurs written with letters masked by asterisks ("n*ggers", "f@ggot" is not read): tokenising splits
+ * them at the asterisk, so for the hate policy a masked word is compared with the lexicon's one-word
+ * slurs (4 letters or more), each asterisk standing for one letter, and replaced by the slur it spells
+ * ("n*ggers" -> "niggers"). A masked word that spells no slur is left alone ("sh*t", "c*ts").
+ */
+const MASKED = /(?<![\p{L}\p{N}*])\p{L}+(?:\*+\p{L}*)+/gu;
+const maskableSlurs = new WeakMap<CompiledLexicon, Array<{ word: string; prefix: boolean }>>();
+
+function readMasked(normalized: string, c: CompiledLexicon): string {
+  if (!normalized.includes('*') || isUnspaced(c.lex.lang)) return normalized;
+  let slurs = maskableSlurs.get(c);
+  if (!slurs) {
+    slurs = c.lex.hate.slurs
+      .filter((t) => /^[\p{L}]+\*?$/u.test(t) && t.replace('*', '').length >= 4)
+      .map((t) => ({ word: normalize(t.replace('*', ''), c.lex.lang), prefix: t.endsWith('*') }));
+    maskableSlurs.set(c, slurs);
+  }
+  return normalized.replace(MASKED, (masked) => {
+    if (masked.replace(/\*/g, '').length < 2) return masked;
+    for (const { word, prefix } of slurs) {
+      if (prefix ? masked.length < word.length : masked.length !== word.length) continue;
+      const head = masked.slice(0, word.length);
+      if (!head.includes('*') || [...head].some((ch, i) => ch !== '*' && ch !== word[i])) continue;
+      // A prefix slur keeps the ending the writer gave it: "n*ggers" -> "niggers".
+      return word + masked.slice(word.length).replace(/\*/g, '');
+    }
+    return masked;
+  });
+}
+
 /** How far before a participle its perfect auxiliary may stand: "ils l'ont sauvagement tué". */
 const PERFECT_SPAN = 3;
 
@@ -582,7 +613,10 @@ export function scoreTextWithLanguages(
     const split = splitSentences(text, lang).map((sentence) => normalize(sentence.text, lang));
     const sentences = carryQuotations(split).map((normalized, i) => ({
       original: split[i]!.trim(),
-      prepared: prepareSentence(readEchoes(normalized, lang, echo), lang),
+      prepared: prepareSentence(
+        readEchoes(policy === 'hate' ? readMasked(normalized, c) : normalized, lang, echo),
+        lang,
+      ),
     }));
     // Play (a workout, a game) damps the violence of its sentence and of the neighbouring ones.
     // Like negation and reporting, any candidate language's play words count; looked up only for a
