@@ -22,6 +22,31 @@ import {
   wordTokens,
 } from '../../../src/engines/moderation/text/tokenize.js';
 
+type Policy = Parameters<typeof scoreTextDetailed>[1];
+
+/** Each text scores at or above the threshold (0.5) for the policy; a failure names the text. */
+async function expectFlagged(texts: readonly string[], policy: Policy): Promise<void> {
+  for (const text of texts)
+    expect((await scoreTextDetailed(text, policy)).score, text).toBeGreaterThanOrEqual(0.5);
+}
+
+/** Each text scores below the threshold for the policy. */
+async function expectNotFlagged(texts: readonly string[], policy: Policy): Promise<void> {
+  for (const text of texts) expect((await scoreTextDetailed(text, policy)).score, text).toBeLessThan(0.5);
+}
+
+/** Each text is no violation yet still holds a violent word (violenceVerb): no threat, not unread. */
+async function expectViolentWordOnly(texts: readonly string[]): Promise<void> {
+  for (const text of texts) {
+    const d = await scoreTextDetailed(text, 'violence');
+    expect(d.score, text).toBeLessThan(0.5);
+    expect(
+      d.evidence.some((e) => e.rule === 'violenceVerb'),
+      text,
+    ).toBe(true);
+  }
+}
+
 describe('language identification', () => {
   it.each([
     ['The committee will publish its annual report on renewable energy next week.', 'en'],
@@ -542,7 +567,7 @@ describe('scoring rules', () => {
   });
 
   it('does not let the intent govern a past form or a verb in a relative clause (violence.finite, violence.relative)', async () => {
-    for (const text of [
+    await expectViolentWordOnly([
       'I want to know who killed my dog.', // finite, and relative
       'I will testify that he punched her.', // finite: a past form
       'We should teach kids what to do if someone attacks them.', // finite: a third person
@@ -552,72 +577,74 @@ describe('scoring rules', () => {
       'Wir müssen den Opfern helfen, die im Krieg vergewaltigt wurden.', // relativeAfterComma
       'Мы должны помочь жертвам, которых изнасиловали на войне.',
       'I want to tell you that Agassi beat Becker in the final.', // that, then a third person
-    ]) {
-      const d = await scoreTextDetailed(text, 'violence');
-      expect(d.score, text).toBeLessThan(0.5);
-      expect(
-        d.evidence.some((e) => e.rule === 'violenceVerb'),
-        text,
-      ).toBe(true);
-    }
-    for (const threat of [
-      'I will find out who did this and kill him.', // a coordinator hands the verb back
-      "I'm going to find the guy who hurt my sister and break his legs.",
-      'He deserves to be beaten.', // be + a past form
-      "I'll have you killed.", // an object + a past form
-      "I'll make sure that you get hurt.", // that, then the reader
-      "I'll make sure the guy who did this gets shot.", // a passive right before the verb
-      'Je vais trouver celui qui a fait ça et je vais le tuer.',
-    ])
-      expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
+    ]);
+    await expectFlagged(
+      [
+        'I will find out who did this and kill him.', // a coordinator hands the verb back
+        "I'm going to find the guy who hurt my sister and break his legs.",
+        'He deserves to be beaten.', // be + a past form
+        "I'll have you killed.", // an object + a past form
+        "I'll make sure that you get hurt.", // that, then the reader
+        "I'll make sure the guy who did this gets shot.", // a passive right before the verb
+        'Je vais trouver celui qui a fait ça et je vais le tuer.',
+      ],
+      'violence',
+    );
   });
 
   it('ends a Chinese or Japanese clause at its punctuation, so a negation before a comma does not reach a threat after it', async () => {
-    for (const threat of ['不，我要杀了你。', '欠钱不还，就把你手指一根一根剁下来。'])
-      expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
-    for (const text of ['我不会杀你的。', 'お前を殺したりしない。'])
-      expect((await scoreTextDetailed(text, 'violence')).score, text).toBeLessThan(0.5);
+    await expectFlagged(['不，我要杀了你。', '欠钱不还，就把你手指一根一根剁下来。'], 'violence');
+    await expectNotFlagged(['我不会杀你的。', 'お前を殺したりしない。'], 'violence');
   });
 
   it('does not damp as play a match word that names a time or a place (violence.notPlay)', async () => {
-    const threat = 'После матча встречаем их фанатов у вокзала и ломаем им ноги, берите биты.';
-    expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
+    await expectFlagged(
+      ['После матча встречаем их фанатов у вокзала и ломаем им ноги, берите биты.'],
+      'violence',
+    );
     // A game is still play.
-    const game = 'In the game we smash their heads in with a bat, it is so satisfying.';
-    expect((await scoreTextDetailed(game, 'violence')).score, game).toBeLessThan(0.5);
+    await expectNotFlagged(
+      ['In the game we smash their heads in with a bat, it is so satisfying.'],
+      'violence',
+    );
   });
 
   it('reads a slur with letters masked by asterisks as the slur it spells', async () => {
-    for (const text of ['Get these n*ggers out of our neighbourhood.', 'Diese K*naken sollen abhauen.'])
-      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeGreaterThanOrEqual(0.5);
+    await expectFlagged(
+      ['Get these n*ggers out of our neighbourhood.', 'Diese K*naken sollen abhauen.'],
+      'hate',
+    );
     // A masked word that spells no slur, and a star rating, are left alone.
-    for (const text of [
-      'What the f*ck is this sh*t, my c*t knocked the vase over.',
-      'Rate this 5* hotel: great*',
-    ])
-      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+    await expectNotFlagged(
+      ['What the f*ck is this sh*t, my c*t knocked the vase over.', 'Rate this 5* hotel: great*'],
+      'hate',
+    );
   });
 
   it('reads the antisemitic echo (((...))) as the word for the Jews, for the group rules (hate.echo)', async () => {
-    for (const text of [
-      '(((Sie))) kontrollieren die Banken und die Medien.',
-      '(((Zij))) hebben de banken en de media in handen.',
-      '(((Они))) контролируют банки и СМИ.',
-      '(((他们)))控制着银行和媒体。',
-      '(((彼ら)))が銀行とメディアを支配している',
-    ])
-      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeGreaterThanOrEqual(0.5);
+    await expectFlagged(
+      [
+        '(((Sie))) kontrollieren die Banken und die Medien.',
+        '(((Zij))) hebben de banken en de media in handen.',
+        '(((Они))) контролируют банки и СМИ.',
+        '(((他们)))控制着银行和媒体。',
+        '(((彼ら)))が銀行とメディアを支配している',
+      ],
+      'hate',
+    );
     // Alone it names a group and says nothing of it; brackets in code are no echo.
-    for (const text of [
-      'Ich schicke dir (((Umarmungen))) und gute Besserung!',
-      'Die Funktion f(((x))) ist stetig.',
-      'Sie kontrollieren die Banken und die Medien.',
-    ])
-      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+    await expectNotFlagged(
+      [
+        'Ich schicke dir (((Umarmungen))) und gute Besserung!',
+        'Die Funktion f(((x))) ist stetig.',
+        'Sie kontrollieren die Banken und die Medien.',
+      ],
+      'hate',
+    );
   });
 
   it('reads a participle in a perfect tense, and a preterite, as past: no threat (violence.participles, violence.perfect)', async () => {
-    for (const text of [
+    await expectViolentWordOnly([
       "Je veux dire qu'il l'a tué.", // perfect: a before the participle
       'Voglio parlarti del libro che racconta come hanno ucciso Cesare.', // hanno ucciso
       'Ik wil de mensen helpen die tijdens de oorlog zijn verkracht.', // zijn before
@@ -626,25 +653,21 @@ describe('scoring rules', () => {
       'Quiero saber por qué lo mataron.', // finite: a preterite plural
       'Quero contar como mataram o meu avô.', // finite
       'Я хочу рассказать, как его убили.', // finite: a past form
-    ]) {
-      const d = await scoreTextDetailed(text, 'violence');
-      expect(d.score, text).toBeLessThan(0.5);
-      expect(
-        d.evidence.some((e) => e.rule === 'violenceVerb'),
-        text,
-      ).toBe(true);
-    }
+    ]);
     // The same participles without the auxiliary, and past forms that a wish governs, stay threats.
-    for (const threat of [
-      'Je te tue si tu reviens.', // tue: a present
-      'Ik vermoord je als je terugkomt.',
-      'Ze moeten allemaal vermoord worden.', // worden is no perfect
-      'Ich will, dass er erschossen wird.', // wird is no perfect
-      'Voglio che venga ucciso.',
-      'Хочу, чтоб тебя убили.', // чтоб makes the past form a wish (violence.passive)
-    ])
-      expect((await scoreTextDetailed(threat, 'violence')).score, threat).toBeGreaterThanOrEqual(0.5);
+    await expectFlagged(
+      [
+        'Je te tue si tu reviens.', // tue: a present
+        'Ik vermoord je als je terugkomt.',
+        'Ze moeten allemaal vermoord worden.', // worden is no perfect
+        'Ich will, dass er erschossen wird.', // wird is no perfect
+        'Voglio che venga ucciso.',
+        'Хочу, чтоб тебя убили.', // чтоб makes the past form a wish (violence.passive)
+      ],
+      'violence',
+    );
   });
+
   it('does not read ordinary CJK and Arabic words that hold a violent, sexual or slur word as one (dictionary audit)', async () => {
     const cases: Array<[string, 'violence' | 'nsfw' | 'hate']> = [
       ['对不起，我想打断你一下。', 'violence'], // interrupt

@@ -233,10 +233,6 @@ export interface TextScoreDetails {
 }
 
 /**
- * A clause ends between token `from - 1` and token `to` (spaced languages; zh/ja have no tokens). A
- * clause end followed by one of `into` (a subordinating word such as ru чтобы) does not count.
- */
-/**
  * Clause punctuation in Chinese and Japanese text (character offsets): full and half-width commas,
  * semicolons and stops, and the Japanese 、 (in Chinese 、 only separates the items of a list).
  */
@@ -245,6 +241,11 @@ const UNSPACED_CLAUSE_BREAK: Partial<Record<TextLanguage, RegExp>> = {
   ja: /[、，,；;。！!？?：:\n]/,
 };
 
+/**
+ * A clause ends between token `from - 1` and token `to` (spaced languages), or between character
+ * offsets `from` and `to` (zh/ja, which have no tokens). A clause end followed by one of `into` (a
+ * subordinating word such as ru чтобы) does not count.
+ */
 function clauseBreak(s: PreparedSentence, from: number, to: number, into?: Set<string>): boolean {
   // "欠钱不还，就把你手指剁下来": the negation of the first clause does not reach the threat.
   if (s.tokens.length === 0) return UNSPACED_CLAUSE_BREAK[s.lang]?.test(s.text.slice(from, to)) ?? false;
@@ -365,7 +366,7 @@ function readMasked(normalized: string, c: CompiledLexicon): string {
     for (const { word, prefix } of slurs) {
       if (prefix ? masked.length < word.length : masked.length !== word.length) continue;
       const head = masked.slice(0, word.length);
-      if (!head.includes('*') || [...head].some((ch, i) => ch !== '*' && ch !== word[i])) continue;
+      if (!head.includes('*') || head.split('').some((ch, i) => ch !== '*' && ch !== word[i])) continue;
       // A prefix slur keeps the ending the writer gave it: "n*ggers" -> "niggers".
       return word + masked.slice(word.length).replace(/\*/g, '');
     }

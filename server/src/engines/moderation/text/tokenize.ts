@@ -18,8 +18,8 @@ const QUOTE_PAIRS: ReadonlyArray<readonly [string, string]> = [
  * Case-folds and normalises so that lexicon terms and text meet in one form: NFKC (full-width
  * letters, compatibility forms), lower case, curly apostrophes made straight, English n't spelt out,
  * and for alphabetic scripts the accents removed ("töten" = "toten", "ё" = "е", Arabic harakat gone,
- * alef and yeh variants unified; œ, æ and ß spelt out), because people often type without them. Korean and Japanese keep
- * their syllables intact (NFD would split Hangul into jamo).
+ * alef and yeh variants unified; œ, æ and ß spelt out), because people often type without them.
+ * Korean and Japanese keep their syllables intact (NFD would split Hangul into jamo).
  */
 export function normalize(text: string, lang: TextLanguage): string {
   let s = text
@@ -42,7 +42,6 @@ export function normalize(text: string, lang: TextLanguage): string {
       .replace(/[أإآٱ]/g, 'ا')
       .replace(/ى/g, 'ي')
       .replace(/ـ/g, '');
-  if (lang === 'de') s = s.replace(/ß/g, 'ss');
   return s;
 }
 
