@@ -514,6 +514,19 @@ describe('scoring rules', () => {
     expect(inShort('グロ画像とxxx動画とsmプレイ')).toEqual(['グロ', 'xxx', 'sm']);
   });
 
+  it('counts a commercial-sex cue with a sexual word or another cue of the next sentence, not two sexual words', async () => {
+    // Each sentence alone stays ordinary; the two together are an offer.
+    await expectNotFlagged(
+      ['今晚出来开房吗？', '房费我出', 'Sexy girl here.', 'Discreet meetings only.'],
+      'nsfw',
+    );
+    await expectFlagged(['今晚出来开房吗？房费我出', 'Sexy girl here. Discreet meetings only.'], 'nsfw');
+    // Only neighbours count: a sentence in between breaks the pair.
+    await expectNotFlagged(['今晚出来开房吗？我们去吃火锅吧，那家店很好吃。房费我出'], 'nsfw');
+    // The same sexual word twice, in a saying about sex, is not an offer.
+    await expectNotFlagged(['Il sesso non è la risposta. Il sesso è la domanda.'], 'nsfw');
+  });
+
   it('counts a repeated weak nsfw cue or listed word once (a placeholder xxx, kisses)', async () => {
     for (const text of [
       'Um xxx especifica o caracter octal xxx.',

@@ -31,8 +31,10 @@
  * inside quotation marks x0.35; the sentence reports or condemns (said, police said, court, according
  * to, condemned) x0.35; violence in or next to a sentence about play (a workout, a video game) x0.35. A slur is damped by a negation only where the sentence
  * talks about the word ("we don't say X"), not in "don't rent to X".
- * A sentence's score is the noisy-OR of its evidence, 1 - prod(1 - w); veiled and weak threat cues
- * also count together over two neighbouring sentences; the text's raw score is its highest sentence; the answer is 0.01 + 0.98 * raw (so clean text scores 0.01, like an ordinary
+ * A sentence's score is the noisy-OR of its evidence, 1 - prod(1 - w); veiled and weak threat cues,
+ * and a commercial-sex cue with a sexual word or another cue, also count together over two
+ * neighbouring sentences (PAIRED); the text's raw score is its highest sentence; the answer is
+ * 0.01 + 0.98 * raw (so clean text scores 0.01, like an ordinary
  * photo), rounded to 4 decimals. With the default threshold 0.5, one strong piece of evidence flags a
  * text, a weak one never does.
  */
@@ -561,9 +563,28 @@ function isReporting(s: PreparedSentence, context: readonly CompiledLexicon[]): 
   return found.some((m) => !threats.some((t) => t.start <= m.start && m.end <= t.end));
 }
 
-const WEAK_THREAT: ReadonlySet<keyof typeof TEXT_WEIGHTS> = new Set(['violenceVeiled', 'violenceCue']);
+/**
+ * Evidence that counts together over two neighbouring sentences: veiled and weak threat cues ("I know
+ * where you live. Would be a shame if ..."), and a commercial-sex cue with a sexual word or another
+ * cue ("今晚出来开房吗？房费我出": a hotel room tonight, then "I pay for the room"). Two sexual words
+ * alone do not pair: a quotation about sex that names it twice ("Il sesso non è la risposta. Il sesso
+ * è la domanda") is no more sexual content over two sentences than it was in one.
+ */
+const PAIRED: Readonly<Record<ModerationPolicyName, ReadonlySet<keyof typeof TEXT_WEIGHTS>>> = {
+  violence: new Set(['violenceVeiled', 'violenceCue']),
+  nsfw: new Set(['nsfwSexual', 'nsfwCue']),
+  hate: new Set(),
+};
 
-/** Veiled and weak cues of two neighbouring sentences together, each sentence damped as a whole. */
+/** Whether the paired evidence of two neighbouring sentences adds up (see PAIRED). */
+function pairs(a: readonly TextEvidence[], b: readonly TextEvidence[]): boolean {
+  if (a.length === 0 || b.length === 0) return false;
+  const both = [...a, ...b];
+  if (both[0]!.rule.startsWith('violence')) return true;
+  return both.some((e) => e.rule === 'nsfwCue') && new Set(both.map((e) => e.term)).size > 1;
+}
+
+/** The paired evidence of two neighbouring sentences together, each sentence damped as a whole. */
 function pairScore(a: readonly TextEvidence[], b: readonly TextEvidence[]): number {
   return 1 - (1 - sentenceScore(a)) * (1 - sentenceScore(b));
 }
@@ -628,6 +649,7 @@ export function scoreTextWithLanguages(
       i >= 0 &&
       i < sentences.length &&
       (playful[i] ??= context.some((l) => isPlaySentence(sentences[i]!.prepared, l)));
+    const paired = PAIRED[policy];
     let previousWeak: TextEvidence[] = [];
     sentences.forEach(({ original, prepared }, i) => {
       let evidence = scoreSentence(prepared, c, policy, original, candidates);
@@ -640,9 +662,9 @@ export function scoreTextWithLanguages(
         evidence = evidence.map((e) => ({ ...e, weight: e.weight * TEXT_DAMPING.play, play: true }));
       all.push(...evidence);
       raw = Math.max(raw, sentenceScore(evidence));
-      // Veiled and weak threat cues of two neighbouring sentences count together.
-      const weak = evidence.filter((e) => WEAK_THREAT.has(e.rule));
-      if (weak.length > 0 && previousWeak.length > 0) raw = Math.max(raw, pairScore(previousWeak, weak));
+      // Weak evidence of two neighbouring sentences counts together (PAIRED).
+      const weak = evidence.filter((e) => paired.has(e.rule));
+      if (pairs(previousWeak, weak)) raw = Math.max(raw, pairScore(previousWeak, weak));
       previousWeak = weak;
     });
   }
