@@ -1619,6 +1619,10 @@ export const ja: Lexicon = {
   },
   // 容疑者 as the one beaten (容疑者の頭を机に叩きつけ) names the victim of a blow, not a news report of a suspect.
   notReporting: [
+    // Round 11: a police station as the target of a petrol bomb, not the source of a report.
+    '警察署に投げ',
+    '警察署を燃や',
+    '警察署に火',
     '容疑者の頭',
     '容疑者の顔',
     '容疑者の腹',
@@ -1884,6 +1888,17 @@ export const ja: Lexicon = {
       '{jallnight}~4舐めさせ',
       '{jallnight}~4舐めたい',
       '本番可!能',
+      // Round 11 probes: selling one's own sex videos, a love hotel, stripping on a chat for tips.
+      '{jero}~4{photo}~4売っ',
+      '{jero}~4{photo}~4販売',
+      'ラブホで~4ヤってる$',
+      'ラブホで~4ヤった',
+      'ラブホで~4ヤッた',
+      'ラブホで~4ヤッてる$',
+      'ラブホ~6ヤりまく',
+      '脱いでくれたら~8投げ銭',
+      '脱いだら~8投げ銭',
+      '投げ銭~8脱いで',
     ],
     sexual: [
       'ホテル代~4出す',
@@ -1952,6 +1967,11 @@ export const ja: Lexicon = {
       '回春エステ',
       'デート嬢',
       'デリ嬢',
+      '脚を広げ',
+      '股を広げ',
+      '縛られた全裸',
+      'ノーブラ',
+      'ノーパン',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2048,6 +2068,10 @@ export const ja: Lexicon = {
       'どうなるか分かってる',
       'どうなるかわかってる',
       '下校時間',
+      '証言台に立ったら',
+      'gpsつけた',
+      'gpsを仕掛け',
+      'gpsを付けた',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['試合の後', '試合後', '試合が終わったら', '試合終わったら', 'スタジアムの外'],
@@ -2290,6 +2314,12 @@ export const ja: Lexicon = {
       '{jbuilding}を~2燃やしに',
       '{jbuilding}を~2燃やそう',
       '{jbuilding}を~2燃やして~4やろう',
+      // Round 11 probes: petrol bombs at a police station, a judge who 'deserved to be killed'.
+      '火炎瓶~4持って',
+      '火炎瓶を~2投げ',
+      '火炎瓶~10投げ込も',
+      '殺されて当然',
+      '殺されても当然',
     ],
     verbs: [
       '殺す',
@@ -2463,6 +2493,11 @@ export const ja: Lexicon = {
       '待ち伏せ',
       '{family}~4下校時間~6{jknow}',
       '{family}~4下校時間も~4{jknow}',
+      'お前の{family}が~2どうなるか',
+      'お前の{family}が~2どうなるか分かってる',
+      'お前の{family}が~2どうなるかわかってる',
+      'お前の{family}が~2どうなっても',
+      'あんたの{family}が~2どうなるか',
     ],
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').
@@ -2770,6 +2805,8 @@ export const ja: Lexicon = {
       '首を切り落とされ~12{jgore}',
       '{jscenereq}~20首をはね',
       '{jscenereq}~20バラバラに',
+      '縛りつけて~14石を投げ',
+      '縛り付けて~14石を投げ',
     ],
   },
   hate: {
@@ -3038,6 +3075,18 @@ export const ja: Lexicon = {
       '{jregion}は~4{jvermin}',
       '{jregion}~10出ていけ',
       '{jregion}~10帰れ$',
+      // Round 11 probes: a people of liars, regions as idlers living off taxes, orders not to hire or trust a group.
+      '{group}は~3{crime}民族',
+      '{group}は~4{crime}の民族',
+      '{group}は~4嘘つき',
+      '{jregion}は~4{jborn}',
+      '{group}は~4怠け者',
+      '{group}~10税金にたか',
+      '{jregion}~10税金にたか',
+      '{group}~12雇うな',
+      '{group}~12信用するな',
+      '{group}は~3{crime}予備軍',
+      '{group}は~4予備軍',
     ],
   },
 };
