@@ -2296,6 +2296,9 @@ export const ko: Lexicon = {
       '지방',
       '전라도 출신',
       '경상도 출신',
+      '서울',
+      '외지',
+      '타지',
     ],
     kthem: [
       '놈들*',
@@ -2320,8 +2323,11 @@ export const ko: Lexicon = {
       '정신병자*',
       '자폐아*',
       '병신들*',
+      '뇌성마비*',
+      '뇌병변*',
+      '다운증후군*',
     ],
-    ksteril: ['불임수술*', '불임 수술*', '중성화*', '거세*', '단종*'],
+    ksteril: ['불임수술*', '불임 수술*', '중성화*', '거세*', '단종*', '불임시술*', '불임 시술*'],
     kmust: ['시켜야*', '해야*', '시키자*', '해버려야*', '시켜버려야*', '당해야*'],
     kwoman: ['여자는', '여자들은', '여자란', '여자애들은', '계집들은', '여편네들*', '김치녀들*'],
     kwoman2: ['여자한테', '여자들한테', '여자에게', '여성에게', '여자들에게', '여성들에게'],
@@ -2580,6 +2586,9 @@ export const ko: Lexicon = {
       '벗으면 ~4 별풍*',
       '벗어주면 ~4 후원*',
       '벗으면 ~4 후원*',
+      '머리부터 발끝까지 ~1 핥아줄*',
+      '머리부터 발끝까지 ~1 핥아 줄*',
+      '핥아서 ~3 젖게*',
     ],
     sexual: [
       '스페셜 서비스*',
@@ -2660,6 +2669,7 @@ export const ko: Lexicon = {
       '스폰 구함*',
       '스폰서 구해*',
       '스폰서 구함*',
+      '스페셜 가능*',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2716,6 +2726,10 @@ export const ko: Lexicon = {
       '주 2회 만남*',
       '주 3회 만남*',
       '한 달 {num}*',
+      '미녀 관리사*',
+      '숙박 가능*',
+      '가격은 디엠*',
+      '가격은 dm*',
     ],
     // 따먹다 is also to pick fruit and eat it (found by reading dictionary-ko): 딸기를 따먹었다.
     benign: [
@@ -2784,6 +2798,7 @@ export const ko: Lexicon = {
       '누가 ~2 처리해 줘*',
       '위치추적기*',
       'gps 달아*',
+      '하굣길*',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['경기 끝나고', '경기 후', '경기 끝나면', '경기장 앞에서'],
@@ -3070,6 +3085,15 @@ export const ko: Lexicon = {
       '화염병 던지*',
       '화염병을 던지*',
       '화염병 ~4 던지자*',
+      '놈 있으면 ~4 {harm}',
+      '새끼 있으면 ~4 {harm}',
+      '놈 있으면 ~4 다리* ~1 {harm}',
+      '새끼 집 부수러*',
+      '놈 집 부수러*',
+      '놈의 집 부수러*',
+      '새끼 가게 부수러*',
+      '놈 가게 부수러*',
+      '새끼 집 ~1 박살내러*',
     ],
     verbs: [
       '죽이*',
@@ -3225,6 +3249,9 @@ export const ko: Lexicon = {
       '하교 시간* ~2 다 알*',
       '하교 시간* ~2 안다*',
       '죽어도 싸*',
+      '무슨 일이 생겨도 ~2 모른다*',
+      '무슨 일이 생겨도 ~2 책임 못*',
+      '무슨 일 생겨도 ~2 모른다*',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
     // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.
@@ -3480,6 +3507,11 @@ export const ko: Lexicon = {
       '토막 난 ~8 피*',
       '묶어놓고 ~6 돌을 던*',
       '묶어 놓고 ~6 돌을 던*',
+      // Round 11, second probes: kicking a man on the ground until he stops moving, told with the Korean negated 'until' clause inside the term.
+      '{kblowall} ~4 않을 때까지 ~1 멈추지 않*',
+      '{kblowall} ~4 않을 때까지 ~1 그만두지 않*',
+      '{kblowall} ~6 때까지 ~1 멈추지 않*',
+      '{kblowall} ~6 때까지 ~1 그만두지 않*',
     ],
   },
   hate: {
@@ -3726,6 +3758,15 @@ export const ko: Lexicon = {
       '{group} ~8 고용하지 말자*',
       '{group} ~8 고용하지 말아야*',
       '{group} ~1 잠재적 테러리스트*',
+      '{kwoman} ~6 밥이나*',
+      '{kwoman} ~2 머리가 텅*',
+      '{kwoman} ~4 머리가 비었*',
+      '{kdis} ~3 태어나면 안 *',
+      '{kdis} ~3 태어나지 말았어야*',
+      '{kdis} ~4 태어나면 안 ~4 {ksteril}',
+      '{kregion} {kthem} ~3 흡혈귀*',
+      '외지인들* ~2 {crime}',
+      '외지인들* ~6 쫓아내*',
     ],
   },
 };

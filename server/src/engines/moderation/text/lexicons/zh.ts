@@ -278,6 +278,10 @@ export const zh: Lexicon = {
       '扫射',
       '开枪扫射',
       '枪击',
+      '在学校开枪',
+      '在商场开枪',
+      '在地铁开枪',
+      '持枪杀人',
     ],
     cheer: [
       '该杀',
@@ -315,6 +319,9 @@ export const zh: Lexicon = {
       '再来一次',
       '再来一个',
       '多来几次',
+      '希望有人效仿',
+      '有人效仿',
+      '效仿他',
     ],
     unpaid: ['不还钱', '不把钱还', '再不还', '不给钱', '不交钱', '还不上', '不还'],
     ruin: [
@@ -1491,6 +1498,7 @@ export const zh: Lexicon = {
       '人妻',
       '学妹',
       '嫂子',
+      '女人',
     ],
     zprice: ['多少钱', '多少', '什么价', '啥价', '怎么收费', '怎么算'],
     zoral: ['口一次', '口活', '吹箫', '打一炮', '打一次炮'],
@@ -1547,6 +1555,11 @@ export const zh: Lexicon = {
       '啪啪啪',
       '色情小说',
       '成人小说',
+      '小黄文',
+      '18禁',
+      '十八禁',
+      'r18',
+      '第一次上床',
     ],
     zrawdetail: [
       '越露骨越好',
@@ -1574,6 +1587,10 @@ export const zh: Lexicon = {
       '要详细',
       '详细一点',
       '写详细',
+      '细节越多越好',
+      '越多细节越好',
+      '描写要露骨',
+      '要露骨',
     ],
     zstory: [
       '写一个故事',
@@ -1941,6 +1958,11 @@ export const zh: Lexicon = {
       '没穿内裤~4等你',
       '{zwrite}~24上床!睡~12{zrawdetail}',
       '裸体~12互相舔',
+      // Round 11, second probes: the undressing before the camera, licking head to toe.
+      '{undress}~8{zcam}',
+      '从头舔到脚',
+      '舔到你~2湿透',
+      '舔得你~2湿透',
     ],
     sexual: [
       '做全套',
@@ -2038,6 +2060,13 @@ export const zh: Lexicon = {
       '流出视频',
       '网红流出',
       '不雅视频',
+      '开房~8{zallnight}',
+      '可做特殊',
+      '做特殊服务',
+      '高端伴游',
+      '伴游妹',
+      '伴游女',
+      '私人伴游',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2098,6 +2127,8 @@ export const zh: Lexicon = {
       '私信领取',
       '00后小妹',
       '懂的进',
+      '价格私聊',
+      '颜值在线',
     ],
     // Words that hold a sexual word's letters (found by reading CC-CEDICT): 白色情人节 (White Day),
     // 红色情侣装, 景色情调, 同性爱情, 聊以自慰 (to console oneself).
@@ -2162,6 +2193,8 @@ export const zh: Lexicon = {
       '敢~4出庭',
       '想想你~2{child}',
       '想想你~2家人',
+      '带家伙',
+      '抄家伙',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['比赛结束后', '比赛后', '比赛完', '赛后', '散场后'],
@@ -2417,6 +2450,9 @@ export const zh: Lexicon = {
       '把他{child}绑了!安全',
       '把她{child}绑了!安全',
       '带刀~10堵',
+      '谁敢~8就打断~4{body}',
+      '谁敢~8就~2{zhit}死',
+      '谁敢~8就打断~2腿',
     ],
     verbs: [
       '烧掉',
@@ -2629,6 +2665,10 @@ export const zh: Lexicon = {
       '你要是敢~6作证',
       '你要是敢~6出庭',
       '你要是敢~6举报',
+      '会出什么事~8不敢保证',
+      '出什么事~6别怪我',
+      '出了什么事~6别怪我',
+      '出什么事~8不好说',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 猪被杀死后血流满地, 打死蚊子.
     benign: [
@@ -3240,6 +3280,12 @@ export const zh: Lexicon = {
       '{group}~4都有艾滋',
       '{group}~10{zinferior}',
       '{zregion}~10{zinferior}',
+      '{zdis}~4就不该生下来',
+      '{zdis}~4不该生下来,{shouldzh}{zsteril}',
+      '{zdis}~4不该生下来,{shouldzh}全部{zsteril}',
+      '{zdis}~4不该生下来,{shouldzh}都{zsteril}',
+      '{zdis}~4就不该出生',
+      '{zdis}~4不配出生',
     ],
   },
 };
