@@ -407,6 +407,7 @@ export const ja: Lexicon = {
       'IQが低い',
       'iqが低い',
       '浅はか',
+      '頭がおかしい',
     ],
     photo: ['写真', '画像', '自撮り', '写メ', '動画'],
     sendreq: [
@@ -1643,6 +1644,7 @@ export const ja: Lexicon = {
       '福岡',
     ],
     jthey: ['奴ら', '連中', 'やつら', '人間', 'もん', '者'],
+    jgay: ['ホモ', 'ゲイ', 'レズ', '同性愛', '同性愛者', 'オカマ', 'トランス'],
   },
   negation: {
     before: ['決して', '絶対に', '反対'],
@@ -1982,6 +1984,11 @@ export const ja: Lexicon = {
       '{sexbody}~2映せ',
       '舐め~10びしょびしょ',
       '舐め~10びしょ濡れ',
+      '縛って~6犯し',
+      '犯してあげ',
+      '盗撮動画~4ください',
+      '盗撮~6動画~4売',
+      'トイレ~4盗撮',
     ],
     sexual: [
       'ホテル代~4出す',
@@ -2060,6 +2067,8 @@ export const ja: Lexicon = {
       'スペシャルオプション',
       'デートクラブ',
       '交際クラブ',
+      '盗撮動画',
+      '盗撮',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2419,6 +2428,16 @@ export const ja: Lexicon = {
       '{jlimb}を~2{harm}~3やれ',
       '{jbuilding}を~6壊しに',
       '{jbuilding}を~6ぶっ壊しに',
+      // Round 11, third probes: a bounty for breaking a journalist's legs, a bomb at the reader's office, 'I'll wipe you from this town'.
+      '{jlimb}を~2{harm}~3たら~12払う',
+      '{jlimb}を~2{harm}~3たら~12円出す',
+      '{jlimb}を~2{harm}~3たら~12報酬',
+      'お前の~10爆弾を仕掛け',
+      'あなたの~10爆弾を仕掛け',
+      '爆弾を仕掛けた~6覚悟',
+      'お前を~2消してやる',
+      'この世から消してやる',
+      '街から消してやる',
     ],
     verbs: [
       '殺す',
@@ -2515,6 +2534,10 @@ export const ja: Lexicon = {
       '通報したら',
       'バラしたら',
       '警察に言ったら',
+      '外出たら',
+      '外に出たら',
+      '家から出たら',
+      '一歩でも出たら',
     ],
     veiled: [
       '燃えたら~6もったいない~2な',
@@ -3086,6 +3109,10 @@ export const ja: Lexicon = {
       '家庭に戻れ',
       '台所へ戻れ',
       '台所に引っ込んで',
+      '閉じ込めろ',
+      '全員閉じ込め',
+      '収容しろ',
+      '隔離しろ',
     ],
     predicates: [
       '{group}が~6{jpower}を~3支配',
@@ -3207,6 +3234,10 @@ export const ja: Lexicon = {
       '{jplace}の{jthey}は~4{jvermin}だ',
       '{jplace}の{jthey}は~4{jvermin}$',
       '{jplace}の{jthey}は~4{jborn}だ',
+      '{jgay}は~2病気',
+      '{jgay}は~4精神病',
+      '{group}~4去勢しろ',
+      '{group}~4去勢すべき',
     ],
   },
 };

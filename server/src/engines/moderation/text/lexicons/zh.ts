@@ -514,6 +514,7 @@ export const zh: Lexicon = {
       '人渣',
       '渣滓',
       '毒瘤',
+      '蛀虫',
     ],
     /** Depiction words for violence.graphic: a picture, a video, a scene, "draw". */
     gfxframe: [
@@ -1694,6 +1695,17 @@ export const zh: Lexicon = {
     ],
     zsteal: ['偷', '抢', '偷抢', '偷东西', '骗钱', '吃低保', '犯罪', '抢劫', '骗人'],
     zinferior: ['低人一等', '下等人', '劣等', '低等', '二等公民'],
+    zbomb: [
+      '装了炸弹',
+      '放了炸弹',
+      '安了炸弹',
+      '埋了炸弹',
+      '装了炸药',
+      '放了炸药',
+      '安装了炸弹',
+      '放好了炸弹',
+    ],
+    zleech: ['吃福利', '吃我们的福利', '吃低保', '骗福利', '骗低保', '吸我们的血'],
   },
   negation: {
     before: [
@@ -1924,7 +1936,7 @@ export const zh: Lexicon = {
       '{zwrite}~10露骨的~4{zsexscene}',
       '{zwrite}~14{zsexscene}~24{zrawdetail}',
       '{zrawdetail}~12{zwrite}~10{zsexscene}',
-      '{zboast}{zcount}个~3{zgirl}',
+      '{zboast}{zcount}个~3{zgirl}!的',
       '{zboast}{zcount}个~2学生妹',
       '操服了',
       '干服了',
@@ -1963,6 +1975,13 @@ export const zh: Lexicon = {
       '从头舔到脚',
       '舔到你~2湿透',
       '舔得你~2湿透',
+      '偷拍厕所',
+      '厕所偷拍',
+      '偷拍~6裙底',
+      '求资源~8偷拍',
+      '压在身下~4狠狠',
+      '压在身下~6要你',
+      '把你绑起来~6玩',
     ],
     sexual: [
       '做全套',
@@ -2037,7 +2056,7 @@ export const zh: Lexicon = {
       '外围女',
       '外围模特',
       '外围妹',
-      '高端外围',
+      '高端外围!设',
       '商务伴游',
       '有大活',
       '带大活',
@@ -2067,6 +2086,8 @@ export const zh: Lexicon = {
       '伴游妹',
       '伴游女',
       '私人伴游',
+      '偷拍视频',
+      '绑起来慢慢玩',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2453,6 +2474,19 @@ export const zh: Lexicon = {
       '谁敢~8就打断~4{body}',
       '谁敢~8就~2{zhit}死',
       '谁敢~8就打断~2腿',
+      // Round 11, third probes: a bounty for breaking a journalist's legs, a bomb planted at the reader's office, 'make you disappear'.
+      '打断~12我出{zcount}',
+      '打残~12我出{zcount}',
+      '弄死~12我出{zcount}',
+      '打断~12我出{num}',
+      '打残~12我出{num}',
+      '弄死~12我出{num}',
+      '谁能~20我出~3万',
+      '打断~12我给~4钱',
+      '在你~10{zbomb}',
+      '我~4{zbomb}',
+      '让你~8消失!了',
+      '让你~2人间蒸发',
     ],
     verbs: [
       '烧掉',
@@ -3286,6 +3320,13 @@ export const zh: Lexicon = {
       '{zdis}~4不该生下来,{shouldzh}都{zsteril}',
       '{zdis}~4就不该出生',
       '{zdis}~4不配出生',
+      // Round 11, third probes: being gay called a disease to be cured or castrated, a group as leeches on welfare.
+      '{group}~4就是病',
+      '{group}~4是一种病',
+      '{group}~4是精神病',
+      '{group}~4是心理疾病',
+      '治不好就~2{zsteril}',
+      '{group}~10{zleech}',
     ],
   },
 };
