@@ -350,6 +350,9 @@ export const ko: Lexicon = {
       '습격한 새끼*',
       '습격범*',
       '쏜 놈*',
+      '폭파한 놈*',
+      '폭파한 새끼*',
+      '폭탄 터뜨린 놈*',
     ],
     /** 영웅 행세, 영웅 대접: posing as or treated as a hero is no praise. */
     pose: ['행세*', '흉내*', '놀이*', '대접*', '코스프레*', '심리*', '취급*'],
@@ -2200,6 +2203,11 @@ export const ko: Lexicon = {
       '애무*',
       '관계하는 장면*',
       '하는 장면*',
+      '19금 팬픽*',
+      '팬픽*',
+      '야한 썰*',
+      '19금 썰*',
+      '야썰*',
     ],
     kraw: [
       '노골적으로',
@@ -2229,6 +2237,8 @@ export const ko: Lexicon = {
       '만들어 줘*',
       '생성해*',
       '작성해*',
+      '풀어줘*',
+      '풀어 줘*',
     ],
     knump: [
       '두 명',
@@ -2256,6 +2266,12 @@ export const ko: Lexicon = {
       '3명이랑',
       '둘이서',
       '셋이서',
+      '다섯 명이랑',
+      '네 명이랑',
+      '열 명이랑',
+      '여러 명이랑',
+      '5명이랑',
+      '10명이랑',
     ],
     kcam: [
       '영상통화*',
@@ -2343,6 +2359,19 @@ export const ko: Lexicon = {
       '반 죽이면',
       '담그면',
     ],
+    kperiod: ['이번 달에만', '올해만', '주말에만', '하룻밤에', '한 달 만에'],
+    ksterildo: [
+      '거세해야*',
+      '거세시켜야*',
+      '거세 시켜야*',
+      '중성화해야*',
+      '중성화시켜야*',
+      '중성화 시켜야*',
+      '불임수술시켜야*',
+      '불임수술 시켜야*',
+      '불임수술해야*',
+      '단종시켜야*',
+    ],
   },
   negation: {
     before: ['안', '못', '절대', '절대로', '반대'],
@@ -2369,6 +2398,9 @@ export const ko: Lexicon = {
   notReporting: [
     // Round 11: a police station as the target of a petrol bomb, not the source of a report.
     '경찰서에 던지*',
+    // A court named in a threat against a witness ('재판에서 증언하면 네 딸...').
+    '재판에서 증언*',
+    '법정에서 증언*',
     '경찰서에 불*',
     '경찰서를 불태*',
     '조사실에서 수사관*',
@@ -2613,6 +2645,11 @@ export const ko: Lexicon = {
       '안 보내면 ~6 알몸* ~6 뿌린*',
       '안 보내면 ~6 사진* ~6 뿌린*',
       '안 주면 ~6 사진* ~6 뿌린*',
+      '{ksexscene} ~2 {kwrite} ~12 {kraw}',
+      '{kperiod} {knumwith} 잤*',
+      '온몸에 ~2 싸버*',
+      '몸에 ~2 싸버릴*',
+      '네 몸에 ~2 싸*',
     ],
     sexual: [
       '스페셜 서비스*',
@@ -2755,6 +2792,7 @@ export const ko: Lexicon = {
       '숙박 가능*',
       '가격은 디엠*',
       '가격은 dm*',
+      '출장 안마*',
     ],
     // 따먹다 is also to pick fruit and eat it (found by reading dictionary-ko): 딸기를 따먹었다.
     benign: [
@@ -3555,6 +3593,8 @@ export const ko: Lexicon = {
       '{kblowall} ~4 않을 때까지 ~1 그만두지 않*',
       '{kblowall} ~6 때까지 ~1 멈추지 않*',
       '{kblowall} ~6 때까지 ~1 그만두지 않*',
+      '목을 긋는 장면*',
+      '목을 긋* ~3 {kwrite}',
     ],
   },
   hate: {
@@ -3767,8 +3807,6 @@ export const ko: Lexicon = {
       '여자는 ~3 부엌으로 꺼져*',
       '여자는 ~3 부엌에나*',
       '{kdis} ~4 {ksteril} {kmust}',
-      '{kdis} ~4 {ksteril}해야*',
-      '{kdis} ~4 {ksteril}시켜야*',
       '{kdis} ~6 못 낳게 ~2 {ksteril}',
       '{kdis} ~6 낳으면 안 ~3 {ksteril}',
       '{kregion} {kthem} ~3 {crime}',
@@ -3819,6 +3857,8 @@ export const ko: Lexicon = {
       '동성애는 ~2 정신병*',
       '안 고쳐지면 ~2 거세*',
       '{group} ~1 병이다*',
+      '{kdis} ~4 {ksterildo}',
+      '{kregion} {kthem} ~3 게으름*',
     ],
   },
 };

@@ -282,6 +282,11 @@ export const zh: Lexicon = {
       '在商场开枪',
       '在地铁开枪',
       '持枪杀人',
+      '炸地铁',
+      '炸学校',
+      '炸商场',
+      '炸火车站',
+      '炸医院',
     ],
     cheer: [
       '该杀',
@@ -457,8 +462,13 @@ export const zh: Lexicon = {
       '不穿内裤',
       '没穿内衣',
       '不穿内衣',
+      '衣服撩起',
+      '撩起衣服',
+      '掀起衣服',
+      '衣服掀起',
+      '把衣服撩',
     ],
-    lookme: ['给我看', '发给我', '发我', '拍给我', '让我看', '私发'],
+    lookme: ['给我看', '发给我', '发我', '拍给我', '让我看', '私发', '给大家看'],
     pic: ['照片', '照', '图', '视频', '自拍'],
     crime: [
       '小偷',
@@ -515,6 +525,7 @@ export const zh: Lexicon = {
       '渣滓',
       '毒瘤',
       '蛀虫',
+      '野蛮人',
     ],
     /** Depiction words for violence.graphic: a picture, a video, a scene, "draw". */
     gfxframe: [
@@ -1518,6 +1529,8 @@ export const zh: Lexicon = {
     zdeserve: ['早就该死', '早该死', '死有余辜', '罪有应得', '活该'],
     // Round 11: sex scenes and torture scenes asked for, boasts of several partners, cam requests, regional groups.
     zwrite: [
+      '来一段',
+      '来一篇',
       '写一段',
       '写一篇',
       '写一个',
@@ -1561,6 +1574,13 @@ export const zh: Lexicon = {
       '十八禁',
       'r18',
       '第一次上床',
+      '色色的剧情',
+      '色色的故事',
+      '色文',
+      'nsfw故事',
+      'nsfw小说',
+      'h剧情',
+      'h小说',
     ],
     zrawdetail: [
       '越露骨越好',
@@ -1592,6 +1612,10 @@ export const zh: Lexicon = {
       '越多细节越好',
       '描写要露骨',
       '要露骨',
+      '越骚越好',
+      '写得越骚',
+      '详细点',
+      '写色一点',
     ],
     zstory: [
       '写一个故事',
@@ -1611,7 +1635,7 @@ export const zh: Lexicon = {
       '写一段剧本',
       '写一段戏',
     ],
-    zboast: ['搞了', '睡了', '上了', '干了', '操了', '泡了', '办了', '玩了'],
+    zboast: ['搞了', '睡了', '上了', '干了', '操了', '泡了', '办了', '玩了', '睡过', '上过', '干过', '玩过'],
     zcam: [
       '开视频',
       '视频的时候',
@@ -1735,6 +1759,10 @@ export const zh: Lexicon = {
   notReporting: [
     // Round 11: a police station to be set on fire is a target, not a source.
     '把警察局',
+    // A court named in a threat against a witness (你敢去法院作证).
+    '去法院作证',
+    '法院作证',
+    '出庭作证',
     '烧警察局',
     '砸警察局',
     '把派出所',
@@ -1982,6 +2010,9 @@ export const zh: Lexicon = {
       '压在身下~4狠狠',
       '压在身下~6要你',
       '把你绑起来~6玩',
+      '射满你',
+      '射你一身',
+      '射在你身上',
     ],
     sexual: [
       '做全套',
@@ -2088,6 +2119,8 @@ export const zh: Lexicon = {
       '私人伴游',
       '偷拍视频',
       '绑起来慢慢玩',
+      '从后面进入',
+      '从后面插入',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2487,6 +2520,8 @@ export const zh: Lexicon = {
       '我~4{zbomb}',
       '让你~8消失!了',
       '让你~2人间蒸发',
+      '把~12往死里打',
+      '把~12往死里揍',
     ],
     verbs: [
       '烧掉',
@@ -2703,6 +2738,11 @@ export const zh: Lexicon = {
       '出什么事~6别怪我',
       '出了什么事~6别怪我',
       '出什么事~8不好说',
+      '活不过这个月',
+      '活不过今年',
+      '活不过明天',
+      '活不过下周',
+      '活不过这周',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 猪被杀死后血流满地, 打死蚊子.
     benign: [
@@ -3327,6 +3367,7 @@ export const zh: Lexicon = {
       '{group}~4是心理疾病',
       '治不好就~2{zsteril}',
       '{group}~10{zleech}',
+      '{zregion}~8就是一群{crime}',
     ],
   },
 };
