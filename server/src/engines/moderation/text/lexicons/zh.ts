@@ -40,6 +40,8 @@ const ZH_GORE = [
 
 /** A person who can be the victim in a depiction (gfxperson), also the first of the persons beaten (zvict): a class cannot hold a class. */
 const ZH_PERSON = [
+  '叛徒',
+  '工贼',
   '男人',
   '女人',
   '男子',
@@ -1616,6 +1618,9 @@ export const zh: Lexicon = {
       '写得越骚',
       '详细点',
       '写色一点',
+      '写得刺激一点',
+      '刺激一点',
+      '越刺激越好',
     ],
     zstory: [
       '写一个故事',
@@ -1634,6 +1639,10 @@ export const zh: Lexicon = {
       '写一个剧本',
       '写一段剧本',
       '写一段戏',
+      '写成剧本',
+      '写成故事',
+      '写成小说',
+      '改写成剧本',
     ],
     zboast: ['搞了', '睡了', '上了', '干了', '操了', '泡了', '办了', '玩了', '睡过', '上过', '干过', '玩过'],
     zcam: [
@@ -1701,7 +1710,20 @@ export const zh: Lexicon = {
       '东北佬',
       '外地佬',
     ],
-    zvermin: ['蝗虫', '寄生虫', '蟑螂', '老鼠', '害虫', '蛀虫', '吸血鬼', '垃圾', '人渣', '败类', '蛆'],
+    zvermin: [
+      '蝗虫',
+      '寄生虫',
+      '蟑螂',
+      '老鼠',
+      '害虫',
+      '蛀虫',
+      '吸血鬼',
+      '垃圾',
+      '人渣',
+      '败类',
+      '蛆',
+      '耗子',
+    ],
     zmolotov: ['汽油瓶', '燃烧瓶', '汽油弹', '莫洛托夫'],
     zbuild: [
       '警察局',
@@ -2013,6 +2035,15 @@ export const zh: Lexicon = {
       '射满你',
       '射你一身',
       '射在你身上',
+      '黄播',
+      '开黄播',
+      '裸播',
+      '跪下来~2给我吹$',
+      '跪着~2给我吹$',
+      '跪下~2给我口',
+      '触手~4侵犯',
+      '触手~4强奸',
+      '触手~4{sexverb}',
     ],
     sexual: [
       '做全套',
@@ -2249,6 +2280,7 @@ export const zh: Lexicon = {
       '想想你~2家人',
       '带家伙',
       '抄家伙',
+      '好自为之',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['比赛结束后', '比赛后', '比赛完', '赛后', '散场后'],
@@ -2522,6 +2554,8 @@ export const zh: Lexicon = {
       '让你~2人间蒸发',
       '把~12往死里打',
       '把~12往死里揍',
+      '把那帮人~2废了',
+      '把他们~2废了',
     ],
     verbs: [
       '烧掉',
@@ -3166,6 +3200,7 @@ export const zh: Lexicon = {
       '越南人',
       '菲律宾人',
       '巴基斯坦人',
+      '回民',
     ],
     dehumanizing: [
       '害虫',
