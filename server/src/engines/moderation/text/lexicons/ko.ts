@@ -76,6 +76,7 @@ const GROUPS = [
   '흑인*',
   '백인*',
   '아시아인*',
+  '아프리카인*',
   '아랍인*',
   '이민자*',
   '난민*',
@@ -353,6 +354,9 @@ export const ko: Lexicon = {
       '폭파한 놈*',
       '폭파한 새끼*',
       '폭탄 터뜨린 놈*',
+      '죽인 그 놈*',
+      '죽인 놈*',
+      '죽인 새끼*',
     ],
     /** 영웅 행세, 영웅 대접: posing as or treated as a hero is no praise. */
     pose: ['행세*', '흉내*', '놀이*', '대접*', '코스프레*', '심리*', '취급*'],
@@ -2315,6 +2319,14 @@ export const ko: Lexicon = {
       '서울',
       '외지',
       '타지',
+      '인도',
+      '중국',
+      '일본',
+      '베트남',
+      '필리핀',
+      '파키스탄',
+      '방글라데시',
+      '외지에서 온',
     ],
     kthem: [
       '놈들*',
@@ -2397,6 +2409,9 @@ export const ko: Lexicon = {
   // Investigators in an interrogation room are the agents of a scene, not the source of a report.
   notReporting: [
     // Round 11: a police station as the target of a petrol bomb, not the source of a report.
+    // A police officer beating someone in a picture asked for is its agent, not a source.
+    '경찰이 진압봉*',
+    '경찰이 곤봉*',
     '경찰서에 던지*',
     // A court named in a threat against a witness ('재판에서 증언하면 네 딸...').
     '재판에서 증언*',
@@ -2874,6 +2889,10 @@ export const ko: Lexicon = {
       '하굣길*',
       '{kweaponn} 들고 ~3 모여*',
       '조심하세요',
+      '주차장에서 보자*',
+      '끝나고 ~2 보자*',
+      '주소 아는 사람*',
+      '한 번만 더 보내면*',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['경기 끝나고', '경기 후', '경기 끝나면', '경기장 앞에서'],
@@ -3193,6 +3212,11 @@ export const ko: Lexicon = {
       '새끼들 ~2 조진다*',
       '놈들 ~2 조진다*',
       '새끼들 ~2 조져*',
+      '지옥 보여준다*',
+      '지옥을 보여주*',
+      '지옥 보여줄*',
+      '보이면 ~2 패자*',
+      '보이면 ~2 조지자*',
     ],
     verbs: [
       '죽이*',
@@ -3353,6 +3377,10 @@ export const ko: Lexicon = {
       '무슨 일 생겨도 ~2 모른다*',
       '퇴근길* ~3 보고 있*',
       '퇴근길* ~3 지켜보고*',
+      '병원비 챙겨*',
+      '병원비 준비해*',
+      '학교 앞에서 기다린다*',
+      '집 앞에서 기다린다*',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
     // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.
@@ -3891,6 +3919,18 @@ export const ko: Lexicon = {
       '{kwoman2} 투표권* ~2 필요 없어*',
       '{kwoman2} 참정권* ~2 필요 없다 $',
       '{kwoman2} 참정권* ~2 필요 없어*',
+      '여자가 공부해서 ~2 뭐*',
+      '{kwoman} ~8 애나 낳아*',
+      '시집가서 애나 낳아라*',
+      '{group} ~4 탐욕스럽*',
+      '{group} ~8 피를 빨아먹*',
+      '{group} ~1 열등 인종*',
+      '{group} ~4 덜 진화*',
+      '{kregion} {kthem} ~4 꺼져*',
+      '{kregion} {kthem} ~4 꺼지*',
+      '{group} ~3 밖에 나오지 마*',
+      '{group} ~6 눈꼴사납*',
+      '{group} ~6 꼴 보기 싫*',
     ],
   },
 };

@@ -1709,6 +1709,7 @@ export const zh: Lexicon = {
       '新疆人',
       '东北佬',
       '外地佬',
+      '外地来的',
     ],
     zvermin: [
       '蝗虫',
@@ -1780,6 +1781,10 @@ export const zh: Lexicon = {
   // Round 10: reporting the speaker, as the threat's condition (再去举报，下次就在臭水沟里找到你), is no report.
   notReporting: [
     // Round 11: a police station to be set on fire is a target, not a source.
+    // A police officer beating someone in a picture asked for is its agent, not a source.
+    '警察用警棍',
+    '举报我的',
+    '警察拿警棍',
     '把警察局',
     // A court named in a threat against a witness (你敢去法院作证).
     '去法院作证',
@@ -1817,6 +1822,7 @@ export const zh: Lexicon = {
     '这种说法是歧视',
     '这种说法',
     '这种观点',
+    '这种想法',
     '这是偏见',
     '刻板印象',
     '据报道',
@@ -2281,6 +2287,12 @@ export const zh: Lexicon = {
       '带家伙',
       '抄家伙',
       '好自为之',
+      '停车场见',
+      '散会后~4见',
+      '放学后~4见',
+      '谁知道~8住哪',
+      '你再发一次',
+      '再发一次~4我就',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['比赛结束后', '比赛后', '比赛完', '赛后', '散场后'],
@@ -2556,6 +2568,9 @@ export const zh: Lexicon = {
       '把~12往死里揍',
       '把那帮人~2废了',
       '把他们~2废了',
+      '见到就打!招',
+      '见到他就打!招',
+      '见一次打一次',
     ],
     verbs: [
       '烧掉',
@@ -2777,6 +2792,14 @@ export const zh: Lexicon = {
       '活不过明天',
       '活不过下周',
       '活不过这周',
+      '带够医药费',
+      '准备好医药费',
+      '医药费准备好',
+      '让他全家不得安宁',
+      '让你全家不得安宁',
+      '全家不得安宁',
+      '学校门口等你',
+      '家门口堵你',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 猪被杀死后血流满地, 打死蚊子.
     benign: [
@@ -3403,6 +3426,11 @@ export const zh: Lexicon = {
       '治不好就~2{zsteril}',
       '{group}~10{zleech}',
       '{zregion}~8就是一群{crime}',
+      '{group}~2读什么书',
+      '{group}~4读书有什么用',
+      '{group}~12嫁人生孩子才是',
+      '{group}~4天生贪婪',
+      '{group}~8吸~4血',
     ],
   },
 };
