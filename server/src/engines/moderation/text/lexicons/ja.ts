@@ -2018,6 +2018,10 @@ export const ja: Lexicon = {
       'しゃぶれよ',
       '触手に~2犯',
       '触手~4凌辱',
+      '女の子に~4抜いてもらっ',
+      '嬢に~4抜いてもらっ',
+      '指名して~4抜いてもらっ',
+      'ピンサロ~12抜い',
     ],
     sexual: [
       'ホテル代~4出す',
@@ -2098,6 +2102,9 @@ export const ja: Lexicon = {
       '交際クラブ',
       '盗撮動画',
       '盗撮',
+      'ピンサロ',
+      'ヘルス嬢',
+      'ソープ嬢',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2479,6 +2486,11 @@ export const ja: Lexicon = {
       '地獄見せてやる',
       '地獄を見せてやる',
       '見つけたら~4ボコ',
+      '奴~6見つけ次第~4刺す',
+      '奴~6見つけ次第~4殺す',
+      'やつ~6見つけ次第~4刺す',
+      'やつ~6見つけ次第~4殺す',
+      '奴~6見つけ次第~4ボコ',
     ],
     verbs: [
       '殺す',
@@ -2987,6 +2999,11 @@ export const ja: Lexicon = {
       '{jframe}~20生き埋めにされ',
       '{jscenereq}~30骨が砕け',
       '{jscenereq}~30膝を~6砕',
+      'スタンガンで~10電撃',
+      'スタンガンを~6押し当て',
+      '{jvict}の皮膚を~6剥',
+      '{jvict}の皮を~6剥ぎ',
+      '{jscenereq}~30皮膚を~6剥',
     ],
   },
   hate: {
@@ -3170,6 +3187,9 @@ export const ja: Lexicon = {
       '全員閉じ込め',
       '収容しろ',
       '隔離しろ',
+      '強制収容所に入れろ',
+      '収容所に入れろ',
+      '収容所送り',
     ],
     predicates: [
       '{group}が~6{jpower}を~3支配',

@@ -2670,6 +2670,8 @@ export const ko: Lexicon = {
       '꿇고 ~1 빨아라*',
       '촉수* ~3 범*',
       '촉수물*',
+      '도우미* ~3 먹었*',
+      '아가씨 불러서 ~3 했*',
     ],
     sexual: [
       '스페셜 서비스*',
@@ -2752,6 +2754,8 @@ export const ko: Lexicon = {
       '스폰서 구함*',
       '스페셜 가능*',
       '몰카 영상*',
+      '안마방*',
+      '아가씨 불러*',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -3217,6 +3221,10 @@ export const ko: Lexicon = {
       '지옥 보여줄*',
       '보이면 ~2 패자*',
       '보이면 ~2 조지자*',
+      '보이는 족족 ~2 찌른*',
+      '보이는 족족 ~2 죽인*',
+      '보이는 족족 ~2 팬다*',
+      '보이는 족족 ~2 찔러*',
     ],
     verbs: [
       '죽이*',
@@ -3649,6 +3657,10 @@ export const ko: Lexicon = {
       '{kframe} ~6 참수당한*',
       '참수된 {kperson}',
       '참수* ~8 머리가 굴러*',
+      '전기충격기로 ~6 {kburnv}',
+      '전기충격기로 ~6 계속*',
+      '{kvictof} 피부를 ~4 벗겨*',
+      '피부를 ~2 벗겨내는 장면*',
     ],
   },
   hate: {

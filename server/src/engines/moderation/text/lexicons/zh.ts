@@ -528,6 +528,8 @@ export const zh: Lexicon = {
       '毒瘤',
       '蛀虫',
       '野蛮人',
+      '性侵犯',
+      '色狼',
     ],
     /** Depiction words for violence.graphic: a picture, a video, a scene, "draw". */
     gfxframe: [
@@ -1513,6 +1515,8 @@ export const zh: Lexicon = {
       '学妹',
       '嫂子',
       '女人',
+      '陪酒妹',
+      '陪酒女',
     ],
     zprice: ['多少钱', '多少', '什么价', '啥价', '怎么收费', '怎么算'],
     zoral: ['口一次', '口活', '吹箫', '打一炮', '打一次炮'],
@@ -1583,6 +1587,9 @@ export const zh: Lexicon = {
       'nsfw小说',
       'h剧情',
       'h小说',
+      '羞羞的剧情',
+      '羞羞的故事',
+      '羞羞的情节',
     ],
     zrawdetail: [
       '越露骨越好',
@@ -1621,6 +1628,7 @@ export const zh: Lexicon = {
       '写得刺激一点',
       '刺激一点',
       '越刺激越好',
+      '越细越好',
     ],
     zstory: [
       '写一个故事',
@@ -2050,6 +2058,8 @@ export const zh: Lexicon = {
       '触手~4侵犯',
       '触手~4强奸',
       '触手~4{sexverb}',
+      '把~6{zgirl}~2都办了',
+      '把~6{zgirl}~2办了',
     ],
     sexual: [
       '做全套',
@@ -2158,6 +2168,11 @@ export const zh: Lexicon = {
       '绑起来慢慢玩',
       '从后面进入',
       '从后面插入',
+      '找个小姐!姐',
+      '找小姐!姐',
+      '叫个小姐!姐',
+      '做个全套',
+      '约不约',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -3140,6 +3155,10 @@ export const zh: Lexicon = {
       '电钻~6{zvict}的~2{zpart}',
       '用电钻~4钻~4{zvict}',
       '把~4{zvict}绑在椅子上~20{zhit}',
+      '把~4{zvict}的皮~6剥',
+      '活剥了~2{zvict}',
+      '把~4{zvict}活剥',
+      '{zstory}~30剥皮',
     ],
   },
   hate: {
