@@ -1212,9 +1212,7 @@ export const zh: Lexicon = {
       '头骨裂开',
       '头骨碎裂',
       '颅骨碎裂',
-      '颅骨骨折',
       '脑壳裂开',
-      '脑袋开花',
     ],
     // Round 9: a blade drawn across a person's face (用美工刀划破她的脸, 在她脸上划了几道口子).
     zslash: [
