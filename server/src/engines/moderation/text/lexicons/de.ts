@@ -3056,6 +3056,19 @@ export const de: Lexicon = {
     foreign: ['n'],
   },
   reporting: [
+    'begriffe wie',
+    'worter wie',
+    'ausdrucke wie',
+    'beleidigungen wie',
+    'schimpfworter wie',
+    'solche worter',
+    'dieses wort',
+    'rassistische beleidigung*',
+    'ist ein rassist',
+    'sind rassisten',
+    'ist rassistisch',
+    'sind rassistisch',
+    'jemand ~4 geschrieben hat',
     'sexistische* spruch*',
     'ist sexistisch',
     'ist frauenfeindlich',
@@ -3184,6 +3197,8 @@ export const de: Lexicon = {
       'massagestudio',
     ],
     explicit: [
+      '{r10biete} ~3 verkehr gegen',
+      'verkehr gegen taschengeld',
       '{r11dirtyde} ~1 {gdescnoun} ~3 {r11writeinfde}',
       '{r11rpde} ~12 {r11sexverbde}',
       'blas ich dir einen',
@@ -3536,6 +3551,7 @@ export const de: Lexicon = {
   },
   violence: {
     benign: [
+      'kerze* ~4 anzunden',
       'kerze* anzunden',
       'kerze anzunden',
       'kerzen anzunden',
@@ -5153,6 +5169,10 @@ export const de: Lexicon = {
       'bevolkerungsaustausch',
     ],
     exclusion: [
+      'haben ~4 nichts verloren',
+      'hat ~4 nichts verloren',
+      'sollen ~2 kochen',
+      'sollen ~2 am herd stehen',
       'gehoren in die kuche',
       'gehort in die kuche',
       'gehoren hinter den herd',
