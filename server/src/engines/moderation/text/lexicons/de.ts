@@ -25,6 +25,21 @@ export const de: Lexicon = {
     'verletzbar*',
   ],
   classes: {
+    r11camde2: ['kamera', 'cam', 'webcam', 'videochat'],
+    r11fansde: ['gastefans', 'die gastefans', 'die ultras', 'die hools', 'die zecken', 'die fans'],
+    r11smothde: ['kissen', 'kopfkissen', 'plastiktute', 'tute'],
+    r11cutppde: ['abgetrennt', 'abgehackt', 'abgesagt', 'abgeschnitten'],
+    r11limbde: [
+      'die beine',
+      'die arme',
+      'den arm',
+      'das bein',
+      'die hande',
+      'die hand',
+      'den kopf',
+      'die finger',
+    ],
+    r11sawde: ['kettensage', 'machete', 'axt', 'beil', 'sage', 'schwert', 'katana'],
     r11enemyklatschde: ['zecken', 'antifa', 'nazis', 'bullen', 'kanaken', 'linke'],
     r11leadde: [
       'regieren',
@@ -203,6 +218,9 @@ export const de: Lexicon = {
       'um gnade winselt',
     ],
     r11tortde: [
+      'die gedarme herausreisst',
+      'die gedarme herausreissen',
+      'die eingeweide herausreisst',
       'ausreissen',
       'foltern',
       'enthaupten',
@@ -1295,6 +1313,9 @@ export const de: Lexicon = {
     r6undies: ['slip', 'slips', 'höschen', 'string', 'strings', 'tanga', 'tangas', 'unterwäsche', 'bh'],
     // violence.graphic (a picture of a person being hurt, or a violent act told with its gore).
     gdepict: [
+      'prompt',
+      'bildprompt',
+      'videoprompt',
       'foto*',
       'bild',
       'bilder',
@@ -3197,6 +3218,10 @@ export const de: Lexicon = {
       'massagestudio',
     ],
     explicit: [
+      '{r11camde2} ~8 mach es dir ~1 selbst',
+      'mach es dir vor der {r11camde2}',
+      'fass dich ~2 an ~6 {r11camde2}',
+      '{r11camde2} ~6 fass dich ~2 an',
       '{r10biete} ~3 verkehr gegen',
       'verkehr gegen taschengeld',
       '{r11dirtyde} ~1 {gdescnoun} ~3 {r11writeinfde}',
@@ -3424,6 +3449,12 @@ export const de: Lexicon = {
       'ganz ohne was an',
     ],
     sexual: [
+      'spreizt die beine',
+      'gespreizte beine',
+      'gespreizten beinen',
+      'beine gespreizt',
+      'handentspannung',
+      'tantra massage',
       'reit mich',
       'reite mich',
       'bis du kommst',
@@ -3771,6 +3802,10 @@ export const de: Lexicon = {
       'fur jetzt',
     ],
     incitement: [
+      'machen wir ~2 {r11fansde} platt',
+      'wir machen ~2 {r11fansde} platt',
+      '{r11fansde} platt machen',
+      '{r11fansde} plattmachen',
       'und klatschen ~2 die ~1 {r11enemyklatschde}',
       'wir klatschen ~3 {r11enemyklatschde}',
       'klatschen wir ~3 {r11enemyklatschde}',
@@ -4563,6 +4598,9 @@ export const de: Lexicon = {
       'mit dem {r10weapsg}',
     ],
     graphic: [
+      '{gdepict} ~10 {r11sawde} ~3 {r11limbde} ~1 {r11cutppde}',
+      '{gdepict} ~10 {r11limbde} ~3 {r11sawde} ~1 {r11cutppde}',
+      '{r11smothde} ~4 {gbody} ~6 bis {r11endde}',
       '{gdepict} ~10 {gbody} ~3 {r11smashde}',
       // Runde 11: Folterszenen auf Bestellung, mit "beschreib alles", "jedes Detail" oder dem Schreien des Opfers.
       '{gbeschreib} ~12 {r11tortde} ~12 {r11detailde}',

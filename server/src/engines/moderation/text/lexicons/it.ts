@@ -5,6 +5,12 @@ export const it: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['ebrezza', 'impicci*', 'massacrant*', 'scanner*', 'picchio', 'picchiett*'],
   classes: {
+    r11tifosiit: ['tifosi', 'ultras', 'ultra', 'zecche', 'i fasci', 'gli sbirri'],
+    r11visoit: ['viso', 'faccia', 'bocca', 'testa'],
+    r11cuscinoit: ['cuscino', 'sacchetto', 'busta di plastica'],
+    r11sawit: ['motosega', 'machete', 'accetta', 'ascia', 'sega', 'spada', 'katana', 'mannaia'],
+    r11limbit: ['le gambe', 'le braccia', 'la testa', 'le mani', 'le dita', 'un braccio', 'una gamba'],
+    r11cutit: ['tagliano', 'taglia', 'mozzano', 'mozza', 'segano', 'sega', 'amputano', 'staccano'],
     r11crimeit: [
       'rubare',
       'spacciare',
@@ -96,6 +102,8 @@ export const it: Lexicon = {
     ],
     r11andiamoit: ['andiamo a', 'andiamo', 'facciamo', 'dobbiamo', 'chi viene', 'stanotte andiamo a'],
     r11finit: [
+      'smise di muoversi',
+      'smette di muoversi',
       'smise di',
       'smette di',
       'smettesse di',
@@ -160,6 +168,10 @@ export const it: Lexicon = {
       'chiede pieta',
     ],
     r11tortit: [
+      'strappa le budella',
+      'sventra la vittima',
+      'strappa il cuore',
+      'cava gli occhi',
       'strappano le unghie',
       'torturano',
       'sgozzano',
@@ -2867,6 +2879,10 @@ export const it: Lexicon = {
       'centro massaggi',
     ],
     explicit: [
+      'toccati ~4 {r11camit}',
+      '{r11camit} ~6 toccati',
+      'prenderti da dietro !le',
+      'ti prendo da dietro !le',
       '{r11scriviit} ~3 {gdescnoun} ~1 {r11dirtyit}',
       '{r11scriviit} ~3 {r11dirtyit} {gdescnoun}',
       '{r11rpit} ~12 {r11sexverbit}',
@@ -3033,6 +3049,16 @@ export const it: Lexicon = {
       'scopata veloce',
     ],
     sexual: [
+      'a gambe aperte',
+      'gambe aperte',
+      'a cosce aperte',
+      'cosce aperte',
+      'rilassamento manuale',
+      'finale manuale',
+      'massaggio tantra',
+      'massaggi tantra',
+      'massaggio tantrico',
+      'mentre godi',
       'cavalcami',
       'massagg* ~4 con finale !felice',
       'con finale a sorpresa',
@@ -3297,6 +3323,7 @@ export const it: Lexicon = {
       'pensaci $',
     ],
     incitement: [
+      'facciamo a pezzi ~2 {r11tifosiit}',
       '{r11goit} ~1 spaccare ~1 {r11headsit}',
       '{r11goit} ~1 picchiare',
       '{r11goit} ~1 pestare',
@@ -3961,6 +3988,9 @@ export const it: Lexicon = {
       'lo aspettiamo fuori',
     ],
     graphic: [
+      '{gdepict} ~10 {r11cutit} {r11limbit} ~4 {r11sawit}',
+      '{r11cuscinoit} ~4 {r11visoit} ~6 finche ~1 non {r11finit}',
+      '{r11cuscinoit} ~4 {r11visoit} ~6 finche ~1 {r11finit}',
       '{gdepict} ~8 {r11smashit} {r11headit}',
       // Turno 11: scene di tortura su richiesta, con "descrivi tutto", "nei dettagli" o le urla della vittima.
       '{gdescrivi} ~12 {r11tortit} ~12 {r11dettagliit}',

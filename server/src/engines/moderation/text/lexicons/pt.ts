@@ -18,6 +18,25 @@ export const pt: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['massacrant*', 'judiar*', 'judiado*', 'judiava*', 'judiam', 'judiacao'],
   classes: {
+    r11beatinfpt: ['arrebentar', 'quebrar', 'pegar', 'espancar', 'bater na', 'bater nos'],
+    r11beatpt: ['arrebenta', 'quebra', 'pega', 'espanca'],
+    r11torcidapt: ['a torcida', 'torcida', 'os torcedores', 'a organizada', 'os caras da'],
+    r11carapt: ['cara', 'rosto', 'boca', 'cabeca'],
+    r11smothpt: ['travesseiro', 'almofada', 'saco plastico', 'saco'],
+    r11sawpt: ['motosserra', 'machado', 'facao', 'serra', 'espada', 'katana', 'cutelo'],
+    r11cutpppt: [
+      'cortadas',
+      'cortados',
+      'cortada',
+      'cortado',
+      'decepadas',
+      'decepados',
+      'decepada',
+      'serradas',
+      'serrados',
+      'amputadas',
+    ],
+    r11limbpt: ['as pernas', 'os bracos', 'a cabeca', 'as maos', 'os dedos', 'o braco', 'a perna'],
     r11attwhenpt: [
       'de ontem',
       'de hoje',
@@ -199,6 +218,9 @@ export const pt: Lexicon = {
       'pedindo piedade',
     ],
     r11tortpt: [
+      'arranca as tripas',
+      'estripa a vitima',
+      'arranca o coracao',
       'tortura',
       'torturava',
       'arranca as unhas',
@@ -3113,6 +3135,11 @@ export const pt: Lexicon = {
       'clinica de massagem',
     ],
     explicit: [
+      'se toca ~4 {r11campt}',
+      '{r11campt} ~6 se toca',
+      'te toca ~4 {r11campt}',
+      'te pegar de quatro',
+      'te comer de quatro',
       '{gdescreva} ~3 {gdescnoun} ~2 {r11dirtypt}',
       '{gdescreva} ~3 {r11dirtypt} {gdescnoun}',
       '{r11rpbasept} ~12 {r11sexverbpt}',
@@ -3307,6 +3334,14 @@ export const pt: Lexicon = {
       'oral por ~1 {num}',
     ],
     sexual: [
+      'de pernas abertas',
+      'pernas abertas',
+      'pernas arreganhadas',
+      'arreganhada',
+      'relaxamento manual',
+      'finalizacao manual',
+      'enquanto voce geme',
+      'enquanto geme',
       'massagem ~4 com final !feliz',
       'massagem ~3 com extras',
       'com extras',
@@ -3633,6 +3668,9 @@ export const pt: Lexicon = {
       'enquanto e tempo',
     ],
     incitement: [
+      'a gente {r11beatpt} ~2 {r11torcidapt}',
+      'vamos {r11beatinfpt} ~2 {r11torcidapt}',
+      'bora {r11beatinfpt} ~2 {r11torcidapt}',
       '{attacker} {r11attwhenpt} e ~1 um {hero}',
       '{attacker} ~12 {r11morept}',
       // Rodada 11: violência em grupo combinada.
@@ -4390,6 +4428,8 @@ export const pt: Lexicon = {
       'pegar eles na saida',
     ],
     graphic: [
+      '{gdepict} ~10 {r11limbpt} {r11cutpppt} ~3 {r11sawpt}',
+      '{r11smothpt} ~4 {r11carapt} ~6 ate ~2 {r11fimpt}',
       // Rodada 11: cenas de tortura a pedido, com "descreve tudo", "em detalhe" ou os gritos da vítima.
       '{gdescreva} ~12 {r11tortpt} ~12 {r11detpt}',
       '{gdescreva} ~3 {r11detpt} ~12 {r11tortpt}',
