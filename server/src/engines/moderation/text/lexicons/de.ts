@@ -266,7 +266,6 @@ export const de: Lexicon = {
     ],
     r11bodyde: [
       'deine bruste',
-      'deine brust',
       'deine titten',
       'deinen arsch',
       'deine muschi',
@@ -298,17 +297,21 @@ export const de: Lexicon = {
       'livestream',
     ],
     r11laidsure: ['gevogelt', 'gebumst', 'gepoppt', 'genagelt', 'gefickt', 'durchgefickt'],
-    r11gelegtde: [
-      'flachgelegt',
-      'gevogelt',
-      'gebumst',
-      'gepoppt',
-      'genagelt',
-      'gefickt',
-      'durchgenommen',
-      'rangenommen',
-      'durchgefickt',
+    r11crudeverbde: ['flachgelegt', 'durchgenommen', 'rangenommen'],
+    r11habde: ['hab', 'habe', 'hab ich', 'habe ich', 'hatte', 'hatte ich'],
+    r11weiberde2: [
+      'weiber',
+      'tussis',
+      'tussen',
+      'schnecken',
+      'bitches',
+      'chicks',
+      'ollen',
+      'miezen',
+      'schlampen',
+      'nutten',
     ],
+    r11gelegtde: ['gevogelt', 'gebumst', 'gepoppt', 'genagelt', 'gefickt', 'durchgefickt'],
     r11weiberde: [
       'weiber',
       'tussis',
@@ -3242,6 +3245,8 @@ export const de: Lexicon = {
       '{gbeschreib} ~3 {gdescnoun} ~10 {r11sexactde}',
       // Prahlen mit mehreren Partnerinnen: "zwei Weiber in einer Nacht flachgelegt".
       '{r11zahlde} {r11weiberde} ~6 {r11gelegtde}',
+      '{r11zahlde} {r11weiberde2} ~8 {r11crudeverbde}',
+      '{r11habde} ~4 {r11zahlde} {r11weiberde} ~4 {r11crudeverbde}',
       '{r11zahlde} frauen ~6 {r11laidsure}',
       // Ausziehen vor der Kamera.
       'zieh dich aus ~10 {r11camde}',
@@ -3583,6 +3588,9 @@ export const de: Lexicon = {
   violence: {
     benign: [
       'kerze* ~4 anzunden',
+      'wunderkerze* ~2 abbrennen',
+      'feuerwerk ~2 abbrennen',
+      'kerze* ~4 abbrennen',
       'kerze* anzunden',
       'kerze anzunden',
       'kerzen anzunden',
@@ -5209,7 +5217,8 @@ export const de: Lexicon = {
     exclusion: [
       'haben ~4 nichts verloren',
       'hat ~4 nichts verloren',
-      'sollen ~2 kochen',
+      'die sollen ~1 kochen $',
+      'sollen lieber ~1 kochen',
       'sollen ~2 am herd stehen',
       'gehoren in die kuche',
       'gehort in die kuche',
