@@ -18,6 +18,21 @@ export const pt: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['massacrant*', 'judiar*', 'judiado*', 'judiava*', 'judiam', 'judiacao'],
   classes: {
+    r11explpt2: ['explicita', 'explicito', 'bem explicita', 'bem explicito', 'sem censura'],
+    r11enemypt: [
+      'os policias',
+      'os policiais',
+      'os pms',
+      'os gambes',
+      'os porcos',
+      'os petistas',
+      'os bolsonaristas',
+      'os torcedores',
+    ],
+    r11armapt: ['um porrete', 'um pau', 'uma barra de ferro', 'um taco', 'uma corrente'],
+    r11copypt: ['muitos imitadores', 'tenha ~2 imitadores', 'encontre ~2 imitadores', 'alguem repita'],
+    r11attpt: ['atacou', 'invadiu', 'atirou em', 'atirou na', 'incendiou', 'explodiu'],
+    r11placept: ['a sinagoga', 'a mesquita', 'a igreja', 'a escola', 'o terreiro', 'a creche', 'a passeata'],
     r11beatinfpt: ['arrebentar', 'quebrar', 'pegar', 'espancar', 'bater na', 'bater nos'],
     r11beatpt: ['arrebenta', 'quebra', 'pega', 'espanca'],
     r11torcidapt: ['a torcida', 'torcida', 'os torcedores', 'a organizada', 'os caras da'],
@@ -3137,6 +3152,7 @@ export const pt: Lexicon = {
       'clinica de massagem',
     ],
     explicit: [
+      '{gdescreva} ~4 {r11cenapt} ~14 {r11explpt2} $',
       'se toca ~4 {r11campt}',
       '{r11campt} ~6 se toca',
       'te toca ~4 {r11campt}',
@@ -3595,6 +3611,9 @@ export const pt: Lexicon = {
       'cartao amarelo',
     ],
     cues: [
+      '{tuafamilia} saem da escola',
+      '{tuafamilia} ~2 saem ~1 da escola',
+      'retira o depoimento',
       'se testemunhares',
       'se testemunhar contra mim',
       'se depuseres',
@@ -3669,6 +3688,8 @@ export const pt: Lexicon = {
       'enquanto e tempo',
     ],
     incitement: [
+      'honra ao ~2 que {r11attpt} ~2 {r11placept}',
+      '{r11attpt} ~2 {r11placept} ~10 {r11copypt}',
       'a gente {r11beatpt} ~2 {r11torcidapt}',
       'vamos {r11beatinfpt} ~2 {r11torcidapt}',
       'bora {r11beatinfpt} ~2 {r11torcidapt}',
@@ -4315,6 +4336,10 @@ export const pt: Lexicon = {
       'se for homem',
     ],
     veiled: [
+      'cada um leva ~2 {r11armapt}',
+      '{r11enemypt} vao apanhar',
+      'ou vai acontecer alguma coisa',
+      'senao vai acontecer alguma coisa',
       'nunca mais ves ~1 {tuafamilia}',
       'nunca mais vais ver ~1 {tuafamilia}',
       'nunca mais vai ver ~1 {tuafamilia}',
