@@ -1354,6 +1354,9 @@ export const de: Lexicon = {
       'betrügen',
     ],
     r6sterilize: [
+      'zwangssterilisieren',
+      'sollte man zwangssterilisieren',
+      'gehoren zwangssterilisiert',
       'sterilisieren',
       'sollte man sterilisieren',
       'gehören sterilisiert',
@@ -3130,6 +3133,9 @@ export const de: Lexicon = {
     foreign: ['n'],
   },
   reporting: [
+    'heute schamen wir uns',
+    'schamen wir uns dafur',
+    'fruher wollte man',
     'actionfilm*',
     'in dem film',
     'in diesem film',
@@ -3274,6 +3280,9 @@ export const de: Lexicon = {
       'massagestudio',
     ],
     explicit: [
+      'ich leck* dich ~3 die ganze nacht',
+      'leck* ich dich ~3 die ganze nacht',
+      'leck* dich ~6 spritz* dir',
       '{gbeschreib} ~2 {r11sexscene} ~14 {r11explde2} $',
       '{r11camde2} ~8 mach es dir ~1 selbst',
       'mach es dir vor der {r11camde2}',
@@ -3508,6 +3517,7 @@ export const de: Lexicon = {
       'ganz ohne was an',
     ],
     sexual: [
+      'spritz* dir ~2 in den mund',
       'spreizt die beine',
       'gespreizte beine',
       'gespreizten beinen',
