@@ -54,6 +54,45 @@ export const en: Lexicon = {
     'kaffirboom*',
   ],
   classes: {
+    r11wefind: [
+      'we find',
+      'we catch',
+      'we go find',
+      'we track down',
+      'we hunt down',
+      'let s find',
+      'let s catch',
+      'we grab',
+      'we jump',
+      'we ll find',
+      'we ll catch',
+      'we re gonna find',
+    ],
+    r11hotall: [
+      'explicit',
+      'dirty',
+      'nsfw',
+      'smutty',
+      'steamy',
+      'filthy',
+      'x rated',
+      'raunchy',
+      'lewd',
+      'kinky',
+      'sexual',
+    ],
+    r11girl1: [
+      'her',
+      'some girl',
+      'a girl',
+      'this girl',
+      'that girl',
+      'some chick',
+      'a chick',
+      'his girlfriend',
+      'some slut',
+      'a drunk girl',
+    ],
     // Round 11: a call to join an arson ('who's coming with me to torch the mosque')
     r11whocome: [
       'who s coming',
@@ -3148,6 +3187,13 @@ export const en: Lexicon = {
   },
   negation: {
     refute: [
+      'is a sexist joke',
+      'is a sexist trope',
+      'is a sexist cliche',
+      'is misogynist',
+      'is misogynistic',
+      'is a racist joke',
+      'is a racist trope',
       // Round 11
       'was sexism',
       'is sexism',
@@ -3421,6 +3467,25 @@ export const en: Lexicon = {
       'massage parlor',
     ],
     explicit: [
+      // Round 11, probed further: roleplay requests told to be dirty, pure smut, 'what I'd do to you in bed', a train run on a girl, touching oneself on a call
+      'pure smut',
+      'should be ~2 smut',
+      '{r11scene} ~4 smut',
+      'what you d do to me in bed',
+      'what you would do to me in bed',
+      'what i d do to you in bed',
+      'what i would do to you in bed',
+      'what i ll do to you in bed',
+      'what i m going to do to you in bed',
+      'ran a train on {r11girl1}',
+      'run a train on {r11girl1}',
+      'running a train on {r11girl1}',
+      'play with yourself for me',
+      '{r11cam} ~4 play with yourself',
+      '{r11cam} ~4 touch yourself',
+      'touch yourself for me',
+      'sit on your face',
+      'sitting on your face',
       'went down on me',
       'goes down on me',
       'go down on me',
@@ -3670,6 +3735,10 @@ export const en: Lexicon = {
       'sex show tonight',
     ],
     sexual: [
+      'make it ~2 {r11hotall} $',
+      'pay per meet',
+      'allowance per meet',
+      'make you taste me',
       // Round 11
       'happy finish',
       'erotic roleplay',
@@ -4132,6 +4201,9 @@ export const en: Lexicon = {
       'zombies',
     ],
     cues: [
+      'drop the case',
+      'or {yourfamily}',
+      'keep your mouth shut at the',
       // Round 11: a witness warned off
       'careful what you tell the judge',
       'careful what you tell the court',
@@ -4257,6 +4329,7 @@ export const en: Lexicon = {
       'withdraw the lawsuit',
     ],
     incitement: [
+      '{r11wefind} ~6 and {harm} ~2 {possessive} {body}',
       '{r11whocome} ~3 to {burnplace}',
       '{r11whocome} ~3 to go {burnplace}',
       '{burnplace} ~8 {r11whocome} $',
@@ -4942,6 +5015,10 @@ export const en: Lexicon = {
       'shall i',
     ],
     veiled: [
+      '{yourfamily} ~2 will have an accident',
+      '{yourfamily} ~2 might have an accident',
+      '{yourfamily} ~2 could have an accident',
+      '{yourfamily} ~2 won t make it home',
       // Round 11
       'you know what happens to {yourfamily}',
       'think about {yourfamily} ~3 before you',
@@ -5115,6 +5192,11 @@ export const en: Lexicon = {
       'hitting ~2 camp tonight',
     ],
     graphic: [
+      // Round 11: skinned alive
+      'skin* ~1 {gperson} alive',
+      'skin* a snitch alive',
+      'skin* the snitch alive',
+      'flay* ~1 {gperson} alive',
       // Round 11: a person hacked apart with a machete
       '{gperson} ~1 hacked apart',
       '{gperson} ~1 hacked to pieces',
@@ -5564,6 +5646,17 @@ export const en: Lexicon = {
       'slanty eyes',
     ],
     groups: [
+      'scousers',
+      'geordies',
+      'brummies',
+      'mancunians',
+      'glaswegians',
+      'the irish',
+      'irish people',
+      'irish travellers',
+      'welsh people',
+      'scottish people',
+      'hillbillies',
       // Round 11
       'the retarded',
       'retarded people',
@@ -5776,6 +5869,9 @@ export const en: Lexicon = {
       'stop them by any means',
     ],
     predicates: [
+      'girls should ~3 back to the kitchen',
+      'girls belong in the kitchen',
+      'girls ~3 back to the kitchen and',
       // Round 11
       'females are ~2 {crime}',
       'females should stay in the kitchen',

@@ -18,6 +18,45 @@ export const es: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['atropelladamente', 'fusil', 'fusiles'],
   classes: {
+    r11estarget: [
+      'sinagoga',
+      'mezquita',
+      'iglesia',
+      'escuela',
+      'colegio',
+      'instituto',
+      'discoteca',
+      'centro comercial',
+      'universidad',
+      'supermercado',
+      'concierto',
+      'clinica',
+      'manifestacion',
+    ],
+    r11eshurtv: [
+      'los reventamos',
+      'les reventamos',
+      'los molemos a palos',
+      'les partimos',
+      'los matamos',
+      'les abrimos la cabeza',
+      'los apalizamos',
+      'los machacamos',
+      'les damos una paliza',
+      'los linchamos',
+      'los reventamos a palos',
+    ],
+    r11eswefind: [
+      'buscamos',
+      'sacamos',
+      'pillamos',
+      'cogemos',
+      'encontramos',
+      'agarramos',
+      'vamos a buscar',
+      'trincamos',
+    ],
+    r11esun: ['un', 'una', 'el', 'la', 'los', 'las', 'ese', 'esa', 'su'],
     r11esneck: ['el cuello', 'la garganta', 'del cuello'],
     r11esplace: [
       'la sede',
@@ -998,6 +1037,11 @@ export const es: Lexicon = {
       'politicos',
     ],
     tufamilia: [
+      'tu nina',
+      'tu nino',
+      'tu pequena',
+      'tu pequeno',
+      'tu chiquita',
       'tus chamacos',
       'tus chavos',
       'tus escuincles',
@@ -3203,6 +3247,10 @@ export const es: Lexicon = {
     'memorial',
   ],
   notReporting: [
+    'cierra la boca en el juicio',
+    'calla en el juicio',
+    'lo que declaras en el juicio',
+    'lo que dices en el juicio',
     'quiero una historia',
     'escribe una historia',
     'escribeme una historia',
@@ -3295,6 +3343,30 @@ export const es: Lexicon = {
       'chica de {num}',
     ],
     explicit: [
+      // Round 11, probed further: smut requests, 'lo que te haría en la cama', a girl passed around, touching oneself on a call, crude wishes
+      'puro smut',
+      'por fin follan',
+      'se estan follando',
+      'lo que me harias en la cama',
+      'lo que te haria en la cama',
+      'lo que te voy a hacer en la cama',
+      'lo que me vas a hacer en la cama',
+      'nos pasamos a una ~1 entre todos',
+      'nos la follamos entre todos',
+      'nos la tiramos entre todos',
+      'te voy a poner en cuatro !dias !horas !semanas !meses',
+      'ponerte en cuatro !dias !horas !semanas !meses',
+      'te pongo en cuatro !dias !horas !semanas !meses',
+      'te voy a llenar entera',
+      'sentarme en tu cara',
+      'sentarme en tu boca',
+      'que me la comas',
+      'tocate para mi',
+      'masturbate para mi',
+      'masturbate delante de mi',
+      'tocate delante de mi',
+      '{r11escam} ~4 tocate',
+      '{r11escam} ~4 masturbate',
       '{r11escam} {nudees} ~3 {r11esundress}',
       '{nudees} ~3 {r11esundress}',
       '{r11escam} ~3 {nudees}',
@@ -3504,6 +3576,7 @@ export const es: Lexicon = {
       'que quieran follar',
     ],
     sexual: [
+      'follando',
       // Round 11
       'con final !de !del',
       'body to body',
@@ -3596,6 +3669,8 @@ export const es: Lexicon = {
       'follamiga',
     ],
     cues: [
+      'piso propio',
+      'final garantizado',
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
       'xxx',
       'servicio completo',
@@ -3700,6 +3775,12 @@ export const es: Lexicon = {
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
+      // Round 11: the way to football practice is a time and a place
+      'yendo al futbol',
+      'volviendo del futbol',
+      'de camino al futbol',
+      'camino del entrenamiento',
+      'yendo al entrenamiento',
       'después del partido',
       'antes del partido',
       'a la salida del estadio',
@@ -3757,6 +3838,10 @@ export const es: Lexicon = {
       'arbitro',
     ],
     cues: [
+      'deja el caso',
+      'retira el caso',
+      'o {tufamilia}',
+      'cierra la boca en el juicio',
       // Round 11: a witness warned off
       'como hables con la poli*',
       'si hablas con la poli*',
@@ -3858,6 +3943,8 @@ export const es: Lexicon = {
       'retira la denuncia',
     ],
     incitement: [
+      '{r11eswefind} ~6 y {r11eshurtv}',
+      '{attacker} de ~1 {r11estarget} ~3 no hizo nada malo',
       // Round 11
       '{r11esfire} {r11esplace}',
       // Round 11
@@ -4534,6 +4621,11 @@ export const es: Lexicon = {
       'si la zorra de mi ex',
     ],
     veiled: [
+      '{tufamilia} ~2 tendra un accidente',
+      '{tufamilia} ~2 podria tener un accidente',
+      '{tufamilia} ~2 puede tener un accidente',
+      '{tufamilia} no vuelve*',
+      '{tufamilia} ~2 no volvera',
       // Round 11
       'ya sabes lo que le pasara a {tufamilia}',
       'sabes lo que le pasara a {tufamilia}',
@@ -4678,6 +4770,9 @@ export const es: Lexicon = {
       'acaba en {gcuneta}',
     ],
     graphic: [
+      // Round 11: skinned alive (not 'me va a despellejar vivo', a scolding)
+      'despellej* viv* a {r11esun}',
+      'desoll* viv* a {r11esun}',
       '{r11esneck} ~6 hasta que ~1 {r11eslimp}',
       // Round 11: a rope round a neck, stamping on a head until the skull cracks, a man cut to pieces, prisoners shot against a wall, feet burnt with a blowtorch
       'alrededor del cuello ~6 hasta que ~2 {r11eslimp}',
@@ -5055,6 +5150,17 @@ export const es: Lexicon = {
       'travelo*',
     ],
     groups: [
+      'andaluces',
+      'catalanes',
+      'vascos',
+      'gallegos',
+      'extremenos',
+      'murcianos',
+      'canarios',
+      'chilangos',
+      'oaxaquenos',
+      'indios bolivianos',
+      'charrúas',
       // Round 11
       'polacos',
       'bulgaros',
@@ -5137,6 +5243,10 @@ export const es: Lexicon = {
       'ninos autistas',
     ],
     dehumanizing: [
+      'el cerebro demasiado pequeno',
+      'el cerebro mas pequeno',
+      'sanguijuelas',
+      'unas sanguijuelas',
       'se reproducen como',
       'paren como conejas',
       'alimanas',
@@ -5233,6 +5343,10 @@ export const es: Lexicon = {
       'prohibirlos a todos',
     ],
     predicates: [
+      'las chicas deberian ~2 a la cocina',
+      'las chicas ~4 volver a la cocina',
+      'las tias ~4 a la cocina',
+      '{group} vienen a quitarnos',
       // Round 11: women too stupid to lead, back to the kitchen
       '{group} son demasiado ~1 {r11esdumb} para',
       '{group} ~2 demasiado ~1 {r11esdumb} para mandar',
