@@ -54,6 +54,41 @@ export const en: Lexicon = {
     'kaffirboom*',
   ],
   classes: {
+    r11enplace: [
+      'that ~2 office',
+      'the ~2 office',
+      'his office',
+      'her office',
+      'their office',
+      'the town hall',
+      'city hall',
+      'the police station',
+      'the mosque',
+      'the synagogue',
+      'the church',
+      'his house',
+      'her house',
+      'their house',
+      'the embassy',
+      'the council offices',
+      'the party headquarters',
+      'the headquarters',
+    ],
+    // Round 11: arson of an office called for ('let's set fire to that mayor's office')
+    r11enfirev: [
+      'let s set fire to',
+      'lets set fire to',
+      'let s go set fire to',
+      'we set fire to',
+      'we ll set fire to',
+      'we re gonna set fire to',
+      'we re going to set fire to',
+      'let s torch',
+      'let s burn down',
+      'let s go torch',
+      'let s go burn down',
+      'go set fire to',
+    ],
     r11wefind: [
       'we find',
       'we catch',
@@ -894,6 +929,8 @@ export const en: Lexicon = {
       'every ~1 {person}',
     ],
     crime: [
+      'liars',
+      'all liars',
       'less intelligent',
       'an inferior race',
       'rapists',
@@ -3467,6 +3504,11 @@ export const en: Lexicon = {
       'massage parlor',
     ],
     explicit: [
+      // Round 11, probed further: a 3some boast, oral said to the partner
+      '3some',
+      'did a 3some',
+      'use your mouth on me',
+      'lick me all over',
       // Round 11, probed further: roleplay requests told to be dirty, pure smut, 'what I'd do to you in bed', a train run on a girl, touching oneself on a call
       'pure smut',
       'should be ~2 smut',
@@ -3735,6 +3777,17 @@ export const en: Lexicon = {
       'sex show tonight',
     ],
     sexual: [
+      // Round 11: paid arrangements, 'naughty nights', 'release guaranteed'
+      'paid arrangement',
+      'mutually beneficial arrangement',
+      'relationship in exchange for money',
+      'relationship for money',
+      'sex for money',
+      'looking for a generous man',
+      'naughty nights',
+      'red nights',
+      'release guaranteed',
+      'relaxation and release',
       'make it ~2 {r11hotall} $',
       'pay per meet',
       'allowance per meet',
@@ -3869,6 +3922,11 @@ export const en: Lexicon = {
       'cam show',
     ],
     cues: [
+      'private companion',
+      'extra options',
+      'men s spa',
+      'meetings at my flat',
+      'meet at my flat',
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
       'xxx',
       'at your hotel',
@@ -4201,6 +4259,10 @@ export const en: Lexicon = {
       'zombies',
     ],
     cues: [
+      'dare call the police',
+      'dare to call the police',
+      'dare go to the police',
+      'dare call the cops',
       'drop the case',
       'or {yourfamily}',
       'keep your mouth shut at the',
@@ -4329,6 +4391,7 @@ export const en: Lexicon = {
       'withdraw the lawsuit',
     ],
     incitement: [
+      '{r11enfirev} {r11enplace}',
       '{r11wefind} ~6 and {harm} ~2 {possessive} {body}',
       '{r11whocome} ~3 to {burnplace}',
       '{r11whocome} ~3 to go {burnplace}',
@@ -5015,6 +5078,8 @@ export const en: Lexicon = {
       'shall i',
     ],
     veiled: [
+      'imagine the consequences for {yourfamily}',
+      'consequences for {yourfamily}',
       '{yourfamily} ~2 will have an accident',
       '{yourfamily} ~2 might have an accident',
       '{yourfamily} ~2 could have an accident',
@@ -5192,6 +5257,12 @@ export const en: Lexicon = {
       'hitting ~2 camp tonight',
     ],
     graphic: [
+      // Round 11: a throat slit in a picture prompt
+      'throat being slit',
+      'throat being cut',
+      'throat slit open',
+      'throat ~1 slit with',
+      '{gperson} ~1 s throat ~2 slit',
       // Round 11: skinned alive
       'skin* ~1 {gperson} alive',
       'skin* a snitch alive',

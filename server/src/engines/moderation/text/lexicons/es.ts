@@ -891,6 +891,8 @@ export const es: Lexicon = {
       'madre de golpes',
     ],
     crime: [
+      'mentirosos',
+      'unos mentirosos',
       'una banda de ladrones',
       'banda de ladrones',
       'una panda de ladrones',
@@ -3343,6 +3345,12 @@ export const es: Lexicon = {
       'chica de {num}',
     ],
     explicit: [
+      // Round 11, probed further: oral said to the partner
+      'me la chupes',
+      'me la chupas',
+      'chupamela',
+      'que me lamas entera',
+      'que me lamas todo',
       // Round 11, probed further: smut requests, 'lo que te haría en la cama', a girl passed around, touching oneself on a call, crude wishes
       'puro smut',
       'por fin follan',
@@ -3576,6 +3584,15 @@ export const es: Lexicon = {
       'que quieran follar',
     ],
     sexual: [
+      // Round 11: paid relations, 'noches calientes', 'desahogo garantizado'
+      'relacion a cambio de dinero',
+      'relaciones a cambio de dinero',
+      'sexo a cambio de dinero',
+      'busco hombre generoso',
+      'noches calientes',
+      'noches de pasion',
+      'desahogo garantizado',
+      'relax y desahogo',
       'follando',
       // Round 11
       'con final !de !del',
@@ -3669,6 +3686,10 @@ export const es: Lexicon = {
       'follamiga',
     ],
     cues: [
+      'acompanante privada',
+      'opciones extra',
+      'spa para hombres',
+      'encuentros en mi piso',
       'piso propio',
       'final garantizado',
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -3838,6 +3859,11 @@ export const es: Lexicon = {
       'arbitro',
     ],
     cues: [
+      'atrevete a llamar a la policia',
+      'atrevete a denunciar',
+      'atrevete a declarar',
+      'como te atrevas a denunciar',
+      'como te atrevas a llamar',
       'deja el caso',
       'retira el caso',
       'o {tufamilia}',
@@ -4621,6 +4647,9 @@ export const es: Lexicon = {
       'si la zorra de mi ex',
     ],
     veiled: [
+      'las consecuencias para {tufamilia}',
+      'te imaginaras las consecuencias',
+      'piensa en las consecuencias para {tufamilia}',
       '{tufamilia} ~2 tendra un accidente',
       '{tufamilia} ~2 podria tener un accidente',
       '{tufamilia} ~2 puede tener un accidente',
@@ -4770,6 +4799,13 @@ export const es: Lexicon = {
       'acaba en {gcuneta}',
     ],
     graphic: [
+      // Round 11: a throat cut in a picture prompt, a slow strangling
+      '{gperson} al que deguell*',
+      'deguell* ~4 con un cuchillo',
+      'degoll* ~4 con un cuchillo',
+      'estrangul* despacio',
+      'estrangul* lentamente',
+      'estrangul* ~4 con una cuerda',
       // Round 11: skinned alive (not 'me va a despellejar vivo', a scolding)
       'despellej* viv* a {r11esun}',
       'desoll* viv* a {r11esun}',
@@ -5150,6 +5186,13 @@ export const es: Lexicon = {
       'travelo*',
     ],
     groups: [
+      'los de murcia',
+      'los de andalucia',
+      'los de cadiz',
+      'los de galicia',
+      'los de cataluna',
+      'los de extremadura',
+      'los del sur',
       'andaluces',
       'catalanes',
       'vascos',

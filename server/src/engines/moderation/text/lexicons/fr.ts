@@ -20,6 +20,26 @@ export const fr: Lexicon = {
     'attaquant*',
   ],
   classes: {
+    r11frplace2: [
+      'au bureau de',
+      'au bureau du',
+      'au local',
+      'au siege',
+      'au commissariat',
+      'au cabinet du',
+      'au domicile du',
+      'au domicile de',
+    ],
+    r11frfeu2: [
+      'foutre le feu',
+      'mettre le feu',
+      'on fout le feu',
+      'on met le feu',
+      'on va foutre le feu',
+      'on va mettre le feu',
+      'allons foutre le feu',
+      'allons mettre le feu',
+    ],
     r11frtarget: [
       'synagogue',
       'mosquee',
@@ -86,6 +106,8 @@ export const fr: Lexicon = {
     ],
     // Round 11: arson of an office called for ('on fout le feu à la permanence du député')
     r11frfeu: [
+      'allons foutre le feu a',
+      'allons mettre le feu a',
       'on fout le feu a',
       'on met le feu a',
       'on va foutre le feu a',
@@ -841,6 +863,8 @@ export const fr: Lexicon = {
       'boite cranienne',
     ],
     crime: [
+      'menteurs',
+      'des menteurs',
       'mafieux',
       'des mafieux',
       'pickpockets',
@@ -3452,6 +3476,19 @@ export const fr: Lexicon = {
       'veulent baiser ce soir',
     ],
     sexual: [
+      // Round 11: paid relations, 'nuits coquines', 'soulagement garanti'
+      'relation contre argent',
+      'relation contre remuneration',
+      'relations contre remuneration',
+      'relations sexuelles contre',
+      'relations tarifees',
+      'relation tarifee',
+      'cherche homme genereux',
+      'nuits coquines',
+      'soirees coquines',
+      'nuits chaudes',
+      'soulagement garanti',
+      'detente et soulagement',
       'je vais te pencher sur',
       'rencontres remunerees',
       'rencontre remuneree',
@@ -3570,6 +3607,11 @@ export const fr: Lexicon = {
       'cam girl',
     ],
     cues: [
+      'accompagnatrice privee',
+      'accompagnatrice',
+      'options speciales',
+      'spa pour hommes',
+      'rencontres chez moi',
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
       'xxx',
       'a ton hotel',
@@ -3764,6 +3806,12 @@ export const fr: Lexicon = {
       'au basket',
     ],
     cues: [
+      'ose appeler les flics',
+      'ose appeler la police',
+      'ose aller voir les flics',
+      'ose aller a la police',
+      'ose porter plainte',
+      'ose temoigner',
       'laisse tomber l affaire',
       'laisse tomber la plainte',
       'laisse tomber le proces',
@@ -3886,6 +3934,7 @@ export const fr: Lexicon = {
       'encore un ~2 comme ca et',
     ],
     incitement: [
+      '{r11frfeu2} {r11frplace2}',
       '{r11frwefind} ~6 et on {r11frhurtv}',
       '{attacker} de ~1 {r11frtarget} ~3 n a rien fait de mal',
       // Round 11
@@ -4505,6 +4554,9 @@ export const fr: Lexicon = {
       'viens dehors',
     ],
     veiled: [
+      'imagine les consequences pour {tafamille}',
+      'les consequences pour {tafamille}',
+      'pense aux consequences pour {tafamille}',
       '{tafamille} ~2 aura un accident',
       '{tafamille} ~2 pourrait avoir un accident',
       '{tafamille} ~2 risque d avoir un accident',
@@ -4656,6 +4708,8 @@ export const fr: Lexicon = {
       '{tafamille} ~1 vont payer',
     ],
     graphic: [
+      'fusill* ~2 {gperson} contre ~1 mur',
+      'peloton d execution ~4 fusill*',
       // Round 11: skinned alive (not 'un écorché vif', a sensitive soul)
       'ecorch* vif* {r11frun}',
       'ecorch* vive* {r11frun}',
@@ -5088,6 +5142,11 @@ export const fr: Lexicon = {
       'bande de mongols',
     ],
     groups: [
+      'marseillais',
+      'parisiens',
+      'chtis',
+      'ch tis',
+      'nordistes',
       'corses',
       'bretons',
       'basques',
