@@ -54,6 +54,18 @@ export const en: Lexicon = {
     'kaffirboom*',
   ],
   classes: {
+    r11their: [
+      'their',
+      'his',
+      'her',
+      'your',
+      'them',
+      'all their',
+      'both his',
+      'both their',
+      'those',
+      'these',
+    ],
     r11enplace: [
       'that ~2 office',
       'the ~2 office',
@@ -192,6 +204,10 @@ export const en: Lexicon = {
     ],
     // Round 11: undressing on a video call or a webcam
     r11undress: [
+      'strip for me',
+      'strip naked',
+      'strip off',
+      'strip down',
       'take it off',
       'take it all off',
       'take everything off',
@@ -201,7 +217,6 @@ export const en: Lexicon = {
       'take your bra off',
       'take off your clothes',
       'take your clothes off',
-      'strip',
       'get naked',
       'undress',
       'flash me',
@@ -4384,9 +4399,11 @@ export const en: Lexicon = {
       '{r11whocome} ~3 to go {burnplace}',
       '{burnplace} ~8 {r11whocome} $',
       // Round 11
-      '{r11we} break ~4 {r11limbs} !of',
+      '{r11we} break {r11their} {r11limbs}',
+      '{r11we} break every ~2 s {r11limbs}',
       '{r11we} break ~2 {r11limbs} of {r11every}',
-      '{r11we} ~1 smash ~4 {r11limbs} !of',
+      '{r11we} ~1 smash {r11their} {r11limbs}',
+      '{r11we} ~1 smash every ~2 s {r11limbs}',
       // Wanting someone killed: "I want the judge killed", "I want them hanged".
       'want {object} killed',
       'want {object} shot',

@@ -124,7 +124,6 @@ export const es: Lexicon = {
       'las rodillas',
       'las costillas',
       'los dientes',
-      'los huesos',
       'los dedos',
       'las manos',
       'la cabeza',
@@ -132,7 +131,6 @@ export const es: Lexicon = {
       'la crisma',
       'los tobillos',
       'la cara',
-      'las patas',
     ],
     r11espartir: [
       'partimos',
@@ -332,7 +330,6 @@ export const es: Lexicon = {
       'erotico',
       'eroticas',
       'eroticos',
-      'caliente',
       'calentona',
       'guarra',
       'guarro',
@@ -3974,7 +3971,7 @@ export const es: Lexicon = {
       // Round 11
       '{r11esfire} {r11esplace}',
       // Round 11
-      '{r11eswe} {r11espartir} {r11eslimbs} a ~1 {r11eslos} !mesas !sillas',
+      '{r11eswe} {r11espartir} {r11eslimbs} a ~1 {r11eslos} !mesas !sillas !cangrejos !pollos !animales !munecos',
       '{r11eswe} {r11espartir} {r11eslimbs} $',
       'prenderle fuego a {worship}',
       'pegarle fuego a {worship}',

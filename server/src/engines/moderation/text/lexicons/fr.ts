@@ -169,7 +169,6 @@ export const fr: Lexicon = {
       'rotules',
       'dents',
       'cotes',
-      'os',
       'doigts',
       'chevilles',
       'machoires',
@@ -344,9 +343,6 @@ export const fr: Lexicon = {
       'erotiques',
       'torride',
       'torrides',
-      'bien crue',
-      'tres crue',
-      'crue',
       'hard',
       'porno',
       'pornographique',
@@ -358,7 +354,6 @@ export const fr: Lexicon = {
       'de cul',
       'sexuelle explicite',
       'sexuellement explicite',
-      'sexy',
     ],
     // Round 11: a request for a piece of writing or a picture ('écris-moi une', 'génère une')
     r11frwa: [
@@ -3940,7 +3935,7 @@ export const fr: Lexicon = {
       // Round 11
       '{r11frfeu} {r11frplace}',
       // Round 11
-      '{r11frwe} {r11frcasse} {r11frla} {r11frlimbs} {r11frdes} !chaises !tables !meubles',
+      '{r11frwe} {r11frcasse} {r11frla} {r11frlimbs} {r11frdes} !chaises !tables !meubles !poulets !crabes !homards !volailles !animaux !poupees',
       '{r11frwe} {r11frcasse} {r11frla} {r11frlimbs} $',
       'foutre le feu a {worship}',
       'foutre le feu a la permanence',
