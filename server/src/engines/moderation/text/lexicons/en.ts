@@ -54,6 +54,21 @@ export const en: Lexicon = {
     'kaffirboom*',
   ],
   classes: {
+    r11limp: [
+      'stopped struggling',
+      'stopped fighting',
+      'stopped kicking',
+      'stopped thrashing',
+      'went still',
+      'stopped twitching',
+      'went limp',
+      'stopped breathing',
+      'stopped moving',
+      'passed out',
+      'lost consciousness',
+      'turned blue',
+      'was unconscious',
+    ],
     r11their: [
       'their',
       'his',
@@ -586,12 +601,6 @@ export const en: Lexicon = {
       'tent',
     ],
     glimp: [
-      'stopped struggling',
-      'stopped fighting',
-      'stopped kicking',
-      'stopped thrashing',
-      'went still',
-      'stopped twitching',
       'went limp',
       'stopped crying',
       'stopped breathing',
@@ -5279,7 +5288,7 @@ export const en: Lexicon = {
       'hacked ~3 with ~1 machete*',
       'hacking ~3 with ~1 machete*',
       // Round 11: a rope pulled round a neck until the victim stopped struggling; stamping on a man's head
-      '{gneck} ~3 until {gsubj} ~1 {glimp}',
+      '{gneck} ~3 until {gsubj} ~1 {r11limp}',
       '{gneck} ~3 until {gsubj} ~1 turned blue',
       'stamp* on the {gbody} of ~1 {gperson}',
       'stomp* on the {gbody} of ~1 {gperson}',

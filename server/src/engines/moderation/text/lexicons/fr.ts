@@ -5340,8 +5340,6 @@ export const fr: Lexicon = {
       'retournez a vos casseroles',
       'qu elle retourne a ses casseroles',
       'qu elles retournent a leurs casseroles',
-      'retourne a ta cuisine',
-      'retournez a votre cuisine',
       // Round 11: women too stupid to lead, back to the kitchen
       '{group} c est trop ~1 {r11frdumb} pour',
       '{group} sont trop ~1 {r11frdumb} pour',
