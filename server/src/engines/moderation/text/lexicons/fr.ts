@@ -269,8 +269,6 @@ export const fr: Lexicon = {
       'mets toi a poil',
       'mets toi nue',
       'fous toi a poil',
-      'a poil',
-      'toute nue',
       'montre moi tes seins',
       'montre moi ta chatte',
       'montre moi tes fesses',
