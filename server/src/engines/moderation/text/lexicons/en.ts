@@ -219,11 +219,9 @@ export const en: Lexicon = {
     ],
     // Round 11: undressing on a video call or a webcam
     r11undress: [
+      'take it off !the !from !of !my !his !her !your !their !a !that !this',
       'strip for me',
       'strip naked',
-      'strip off',
-      'strip down',
-      'take it off',
       'take it all off',
       'take everything off',
       'take off your top',
@@ -237,7 +235,6 @@ export const en: Lexicon = {
       'flash me',
       'flash your',
       'show me your body',
-      'show me everything',
       'show me your tits',
       'show me your boobs',
       'show me your pussy',
@@ -289,7 +286,7 @@ export const en: Lexicon = {
       'twin',
     ],
     // Round 11: boasts of sex with several partners ('banged three girls', 'smashed two chicks')
-    r11bang: ['banged', 'fucked', 'boned', 'shagged', 'railed', 'rawdogged', 'banging', 'fucking'],
+    r11bang: ['banged', 'fucked', 'boned', 'shagged', 'railed', 'rawdogged', 'banging'],
     r11scene: [
       'scene',
       'story',
@@ -3558,7 +3555,7 @@ export const en: Lexicon = {
       'eats {object} out',
       'ate {object} out',
       'eating {object} out',
-      '{r11bang} {r11several} ~2 {r11girls} !s',
+      '{r11bang} {r11several} ~2 {r11girls} !s !over !up',
       '{r11bang2} {r11several} ~1 {r11chicks} !s',
       '{r11bang} {r11several} ~3 {r11girls} ~4 one night',
       '{r11girls} i ve {r11bang}',

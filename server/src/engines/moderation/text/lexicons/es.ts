@@ -216,7 +216,7 @@ export const es: Lexicon = {
     ],
     // Round 11: undressing on a video call or a webcam
     r11esundress: [
-      'quitate todo',
+      'quitate todo !de !del !lo',
       'quitatelo todo',
       'quitate la ropa',
       'quitate la blusa',
@@ -332,7 +332,6 @@ export const es: Lexicon = {
       'porno',
       'pornografica',
       'pornografico',
-      'x',
       'subida de tono',
       'subido de tono',
       'de sexo',
