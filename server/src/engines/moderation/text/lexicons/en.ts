@@ -54,6 +54,15 @@ export const en: Lexicon = {
     'kaffirboom*',
   ],
   classes: {
+    r11corpse: [
+      'the body',
+      'her body',
+      'his body',
+      'the corpse',
+      'the bodies',
+      'the victim',
+      'the victim s body',
+    ],
     r11limp: [
       'stopped struggling',
       'stopped fighting',
@@ -5267,6 +5276,13 @@ export const en: Lexicon = {
       'hitting ~2 camp tonight',
     ],
     graphic: [
+      // Round 11: a body dismembered, a throat slit in a picture
+      'dismember* {r11corpse} !of',
+      'chop* up {r11corpse} !of',
+      'cut* up {r11corpse} !for !of',
+      'saw* {r11corpse} into',
+      'with {gposs} throat slit',
+      'with {gposs} throat cut',
       // Round 11: a throat slit in a picture prompt
       'throat being slit',
       'throat being cut',

@@ -18,6 +18,15 @@ export const es: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['atropelladamente', 'fusil', 'fusiles'],
   classes: {
+    r11escorpse: [
+      'el cuerpo',
+      'su cuerpo',
+      'el cadaver',
+      'los cuerpos',
+      'los cadaveres',
+      'a su victima',
+      'a la victima',
+    ],
     r11estarget: [
       'sinagoga',
       'mezquita',
@@ -3235,6 +3244,9 @@ export const es: Lexicon = {
     'memorial',
   ],
   notReporting: [
+    'idea de historia',
+    'idea para una historia',
+    'idea para un relato',
     'cierra la boca en el juicio',
     'calla en el juicio',
     'lo que declaras en el juicio',
@@ -4782,6 +4794,12 @@ export const es: Lexicon = {
       'acaba en {gcuneta}',
     ],
     graphic: [
+      // Round 11: a body dismembered, a throat slit in a picture
+      'descuartiz* {r11escorpse} !de !del',
+      'desmembr* {r11escorpse} !de !del',
+      'troce* {r11escorpse} !de !del',
+      'con la garganta cortada',
+      'con el cuello rajado',
       // Round 11: a throat cut in a picture prompt, a slow strangling
       '{gperson} al que deguell*',
       'deguell* ~4 con un cuchillo',

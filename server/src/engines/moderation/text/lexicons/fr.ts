@@ -20,6 +20,15 @@ export const fr: Lexicon = {
     'attaquant*',
   ],
   classes: {
+    r11frcorpse: [
+      'le corps',
+      'son corps',
+      'le cadavre',
+      'les corps',
+      'les cadavres',
+      'sa victime',
+      'la victime',
+    ],
     r11frplace2: [
       'au bureau de',
       'au bureau du',
@@ -4688,6 +4697,13 @@ export const fr: Lexicon = {
       '{tafamille} ~1 vont payer',
     ],
     graphic: [
+      // Round 11: a body dismembered, a throat slit in a picture
+      'decoup* {r11frcorpse} !de !du !des !d',
+      'demembr* {r11frcorpse} !de !du !des !d',
+      'depec* {r11frcorpse} !de !du !des !d',
+      'avec la gorge tranchee',
+      'la gorge tranchee ~4 pendu*',
+      'pendu* ~6 la gorge tranchee',
       'fusill* ~2 {gperson} contre ~1 mur',
       'peloton d execution ~4 fusill*',
       // Round 11: skinned alive (not 'un écorché vif', a sensitive soul)
