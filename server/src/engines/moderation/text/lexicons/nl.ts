@@ -2561,6 +2561,19 @@ export const nl: Lexicon = {
     ],
     r11spraynl: ['spuit ik', 'spuit ik het', 'kom ik', 'kom ik klaar', 'klaarkomen', 'klaar komen'],
     r11cumonnl: ['op je borsten', 'op je tieten', 'op je kont', 'in je mond', 'over je heen', 'op je billen'],
+    r11nudenl: ['blote', 'bloot', 'naakte', 'naakt', 'blote vrouw', 'naakte vrouw'],
+    r11spreadnl: ['gespreide benen', 'benen wijd', 'benen gespreid', 'wijd gespreide benen'],
+    r11beatingnl: [
+      'klappen',
+      'een pak slaag',
+      'een pak rammel',
+      'slaag',
+      'op zijn bek',
+      'op z n bek',
+      'op hun bek',
+      'een kogel',
+      'een mes',
+    ],
   },
   negation: {
     refute: [
@@ -2699,6 +2712,12 @@ export const nl: Lexicon = {
       'massagesalon',
     ],
     explicit: [
+      // Ronde 11, tweede ronde: sexten voorgesteld, een naakte vrouw met gespreide benen als plaatje.
+      'wil je ~2 sexten',
+      'zin om te sexten',
+      'laten we sexten',
+      'gaan we sexten',
+      '{r11nudenl} ~5 {r11spreadnl}',
       'stel zoekt ~5 trio',
       'je pijpen tot ~3 niet meer kan',
       'je neuken tot ~3 niet meer kan',
@@ -2867,6 +2886,12 @@ export const nl: Lexicon = {
       '{r11spraynl} {r11cumonnl}',
     ],
     sexual: [
+      'sexten',
+      'sexting',
+      'blote vrouw',
+      'blote vrouwen',
+      'blote meid',
+      'blote meiden',
       '{r6sellsex}',
       'pijpen',
       'volledige service',
@@ -2945,6 +2970,10 @@ export const nl: Lexicon = {
       'ik wil je ~4 uitlikken',
     ],
     cues: [
+      'in ruil voor ~2 gezelligheid',
+      'mijn studie betaalt',
+      'betaalt mijn studie',
+      'financiele steun',
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
       'xxx',
       'alleen heren',
@@ -3201,6 +3230,8 @@ export const nl: Lexicon = {
       'manieren ~1 leren',
     ],
     incitement: [
+      'iedereen die ~8 krijgt ~2 {r11beatingnl}',
+      'wie ~8 krijgt ~2 {r11beatingnl} $',
       // Ronde 11: de groep met knuppels ("we breken de benen van elke onderkruiper") en de schutter als voorbeeld.
       '{r11batnl} ~2 mee ~12 we ~1 breken ~3 {r10bonesnl}',
       'we breken ~2 {r10bonesnl} van ~2 {r11scabnl}',
@@ -3831,6 +3862,7 @@ export const nl: Lexicon = {
       'met de knuppel',
     ],
     graphic: [
+      '{gdepict} ~6 {gperson} ~6 {r11exppnl} {r11wordennl}',
       // Ronde 11: een martel- of moordscène gevraagd ("schrijf een verhaal waarin de ontvoerder zijn gijzelaar langzaam
       // wurgt", "realistische foto van een man die in stukken wordt gehakt"); een verhaal over een draak die verslagen wordt niet.
       '{r11writenl} ~3 {r11storynl} ~12 {r11tortnl} ~12 {r11detailnl}',
