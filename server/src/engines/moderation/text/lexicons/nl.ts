@@ -2574,6 +2574,29 @@ export const nl: Lexicon = {
       'een kogel',
       'een mes',
     ],
+    r11dirtynl: ['smerig', 'geil', 'vies', 'heet', 'pikant', 'ondeugend', 'expliciet', 'smerige', 'geile'],
+    r11ropenl: ['touw', 'riem', 'koord', 'kabel', 'snoer', 'draad', 'strop', 'ceintuur'],
+    r11pullnl: ['trok', 'trokken', 'aantrok', 'strakker', 'aanhaalde', 'draaide', 'wurgde', 'kneep'],
+    r11bluenl: [
+      'blauw aanliep',
+      'paars aanliep',
+      'blauw werd',
+      'paars werd',
+      'stikte',
+      'niet meer ademde',
+      'het bewustzijn verloor',
+    ],
+    r11weaponsnl: [
+      'kettingen',
+      'knuppels',
+      'messen',
+      'stokken',
+      'ijzeren staven',
+      'bijlen',
+      'stenen',
+      'molotovs',
+      'boksbeugels',
+    ],
   },
   negation: {
     refute: [
@@ -2712,6 +2735,11 @@ export const nl: Lexicon = {
       'massagesalon',
     ],
     explicit: [
+      'rollenspel* ~14 zo {r11dirtynl} mogelijk',
+      '{r11girlsnl} ~2 allebei {r11bangednl}',
+      '{r11girlsnl} ~2 allebei gehad',
+      'zussen ~2 allebei gehad',
+      'zussen ~2 allebei {r11bangednl}',
       // Ronde 11, tweede ronde: sexten voorgesteld, een naakte vrouw met gespreide benen als plaatje.
       'wil je ~2 sexten',
       'zin om te sexten',
@@ -2886,6 +2914,11 @@ export const nl: Lexicon = {
       '{r11spraynl} {r11cumonnl}',
     ],
     sexual: [
+      'speciale afwerking',
+      'met een speciaal einde',
+      'ontspanning voor heren',
+      'verwennerij voor heren',
+      'we doen het stiekem',
       'sexten',
       'sexting',
       'blote vrouw',
@@ -2970,6 +3003,8 @@ export const nl: Lexicon = {
       'ik wil je ~4 uitlikken',
     ],
     cues: [
+      'prive adres',
+      'prive-adres',
       'in ruil voor ~2 gezelligheid',
       'mijn studie betaalt',
       'betaalt mijn studie',
@@ -3754,6 +3789,9 @@ export const nl: Lexicon = {
       'kom dan',
     ],
     veiled: [
+      'allemaal met {r11weaponsnl}',
+      'iedereen met {r11weaponsnl}',
+      'we pakken ze allemaal',
       'iedereen ~3 {r11batnl} ~1 mee ~2 naar ~2 {r11gatheringnl}',
       'neem* ~3 {r11batnl} mee',
       'pakken we ~1 die {r11targetsnl}',
@@ -3862,6 +3900,8 @@ export const nl: Lexicon = {
       'met de knuppel',
     ],
     graphic: [
+      '{r11ropenl} ~3 {gposs2} {r11neknl} ~6 {r11pullnl} ~6 tot ~3 {r11bluenl}',
+      '{r11ropenl} ~3 {gposs2} {r11neknl} ~12 tot ~3 niet meer {r11stopnl}',
       '{gdepict} ~6 {gperson} ~6 {r11exppnl} {r11wordennl}',
       // Ronde 11: een martel- of moordscène gevraagd ("schrijf een verhaal waarin de ontvoerder zijn gijzelaar langzaam
       // wurgt", "realistische foto van een man die in stukken wordt gehakt"); een verhaal over een draak die verslagen wordt niet.
@@ -4292,6 +4332,13 @@ export const nl: Lexicon = {
       'afghanen',
       'ghanezen',
       'nigerianen',
+      'limburgers',
+      'brabanders',
+      'friezen',
+      'zeeuwen',
+      'groningers',
+      'vlamingen',
+      'walen',
     ],
     dehumanizing: [
       'fokken als konijnen',
