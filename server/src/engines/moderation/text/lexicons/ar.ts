@@ -3632,6 +3632,16 @@ export const ar: Lexicon = {
     // Slaughtering a sheep, killing a monster, with its blood: ذبح الخروف في العيد والدم في كل مكان.
     // Kicks and blows of football and idioms: ركلة جزاء, ضرب مثلا (gave an example), ضرب موعدا.
     benign: [
+      // الجولة 11: حرق النفايات والحطب ليس تهديدا.
+      'نحرق الزبالة',
+      'نحرق الزباله',
+      'نحرق النفايات',
+      'نحرق الحطب',
+      'نحرق الورق',
+      'نحرق الاوراق',
+      'نحرق الفحم',
+      'نحرق البخور',
+      'نحرق السعرات',
       // Scenes of a film, the crime of murder in a novel: مشاهد قتل, جريمة القتل.
       'مشاهد قتل',
       'مشهد قتل',

@@ -3041,6 +3041,9 @@ export const nl: Lexicon = {
   },
   violence: {
     benign: [
+      // Ronde 11: de slager hakt een dier in stukken, geen mens.
+      '{ganimal} in stukken gehakt',
+      '{ganimal} ~1 in stukken ~1 gehakt',
       // Football and pictures: een doelpunt schieten, foto's schieten.
       'doelpunt ~2 schiet*',
       'schiet* ~2 doelpunt*',
