@@ -2240,6 +2240,9 @@ export const nl: Lexicon = {
       'erotische scene',
     ],
     r11detailnl: [
+      'beschrijf ~2 angst',
+      'beschrijf ~2 pijn',
+      'doodsangst',
       'alle details',
       'elk detail',
       'ieder detail',
@@ -2596,6 +2599,34 @@ export const nl: Lexicon = {
       'stenen',
       'molotovs',
       'boksbeugels',
+    ],
+    r11testifynl: [
+      'getuigt',
+      'getuigen',
+      'aangifte doet',
+      'naar de politie gaat',
+      'een verklaring aflegt',
+      'je mond opendoet',
+    ],
+    r11yourkidsnl: [
+      'je kinderen',
+      'je kids',
+      'je dochter',
+      'je zoon',
+      'je zoontje',
+      'je dochtertje',
+      'je gezin',
+      'je vrouw',
+    ],
+    r11killinfnl: [
+      'ophangen',
+      'doodschieten',
+      'afmaken',
+      'executeren',
+      'stenigen',
+      'verbranden',
+      'neerschieten',
+      'opknopen',
     ],
   },
   negation: {
@@ -3268,6 +3299,10 @@ export const nl: Lexicon = {
       'manieren ~1 leren',
     ],
     incitement: [
+      'weet ik {r11yourkidsnl} te vinden',
+      'ik weet {r11yourkidsnl} te vinden',
+      '{gperson} die ~5 moet je ~2 {r11killinfnl} $',
+      '{gperson} die ~5 moeten ~2 {r11killinfnl} $',
       'iedereen die ~8 krijgt ~2 {r11beatingnl}',
       'wie ~8 krijgt ~2 {r11beatingnl} $',
       // Ronde 11: de groep met knuppels ("we breken de benen van elke onderkruiper") en de schutter als voorbeeld.
@@ -3792,6 +3827,7 @@ export const nl: Lexicon = {
       'kom dan',
     ],
     veiled: [
+      '{r11testifynl} ~8 {r11yourkidsnl}',
       'allemaal met {r11weaponsnl}',
       'iedereen met {r11weaponsnl}',
       'we pakken ze allemaal',
