@@ -2377,7 +2377,7 @@ export const nl: Lexicon = {
       'gevild',
       'in stukken gehakt',
     ],
-    r11gorenl: ['{gore}', 'veel bloed', 'bloed spuit*', 'bloedspetters', 'close-up', 'close up', 'closeup'],
+    r11gorenl: ['{gore}', 'veel bloed', 'bloed spuit*', 'bloedspetters'],
     r11neknl: ['nek', 'hals', 'keel', 'strot'],
     r11stopnl: ['bewoog', 'bewogen', 'spartelde', 'verzette', 'ademde', 'tegenstribbelde', 'vocht'],
     r11stampnl: [
