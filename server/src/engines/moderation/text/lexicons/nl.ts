@@ -2447,6 +2447,9 @@ export const nl: Lexicon = {
     ],
     r11heronl: ['held', 'een held', 'een legende', 'mijn held', 'een icoon', 'een heilige', 'een martelaar'],
     r11shooternl: [
+      'binnenliep en ~2 schoot',
+      'het vuur opende',
+      'open vuur',
       'neerschoot',
       'neerknalde',
       'reinknalde',
@@ -2470,6 +2473,10 @@ export const nl: Lexicon = {
       'afgeknald',
     ],
     r11copynl: [
+      'er moeten er meer komen',
+      'meer van zulke',
+      'meer zoals hij',
+      'meer mensen zoals hij',
       'wie volgt',
       'wie is de volgende',
       'wie doet het na',
@@ -3322,6 +3329,11 @@ export const nl: Lexicon = {
       'manieren ~1 leren',
     ],
     incitement: [
+      'we slaan ~5 de kop in $',
+      'we slaan ~5 de hersens in $',
+      'we slaan ~5 de schedel in $',
+      'slaan we ~5 de kop in $',
+      'slaan we ~5 de hersens in $',
       'weet ik {r11yourkidsnl} te vinden',
       'ik weet {r11yourkidsnl} te vinden',
       '{gperson} die ~5 moet je ~2 {r11killinfnl} $',
