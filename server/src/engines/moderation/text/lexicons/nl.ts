@@ -4516,6 +4516,10 @@ export const nl: Lexicon = {
       'horen niet in',
     ],
     predicates: [
+      // Ronde 11: "van die X deugt er niet één", "geen enkele goede tussen".
+      '{group} deugt er ~1 niet een',
+      '{group} deugt er ~1 geen een',
+      '{group} ~2 geen enkele ~1 goede',
       '{r11womennl} ~1 {r11belongnl} ~2 {r11shutnl}',
       // Ronde 11: "die kakkerlakken uit Oost-Europa pikken ons werk".
       '{r11demnl} {r11vermnl} uit {r11originnl}',
