@@ -2655,6 +2655,17 @@ export const nl: Lexicon = {
       'koken en poetsen',
       'koken en baren',
     ],
+    r11stripnl: [
+      'strip voor me',
+      'strip eens',
+      'striptease',
+      'strippen',
+      'naakt',
+      'bloot',
+      'spiernaakt',
+      'poedelnaakt',
+    ],
+    r11mashnl: ['onherkenbaar', 'pulp', 'moes', 'kapot', 'openlag', 'gebroken', 'een bloederige massa'],
   },
   negation: {
     refute: [
@@ -2793,6 +2804,8 @@ export const nl: Lexicon = {
       'massagesalon',
     ],
     explicit: [
+      '{r11stripnl} ~8 {r11camnl}',
+      '{r11camnl} ~6 {r11stripnl}',
       'rollenspel* ~14 zo {r11dirtynl} mogelijk',
       '{r11girlsnl} ~2 allebei {r11bangednl}',
       '{r11girlsnl} ~2 allebei gehad',
@@ -3977,6 +3990,7 @@ export const nl: Lexicon = {
       'met de knuppel',
     ],
     graphic: [
+      '{r11stampnl} ~6 op {gposs} {r11hoofdnl} ~6 tot ~4 {r11mashnl}',
       '{r11writenl} ~4 {r11detailnl} ~3 hoe ~8 {r11tortnl}',
       '{r11writenl} ~2 hoe ~8 {r11tortnl} ~10 {r11detailnl}',
       '{r11ropenl} ~3 {gposs2} {r11neknl} ~6 {r11pullnl} ~6 tot ~3 {r11bluenl}',
