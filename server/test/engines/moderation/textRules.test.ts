@@ -527,6 +527,38 @@ describe('scoring rules', () => {
     await expectNotFlagged(['Il sesso non è la risposta. Il sesso è la domanda.'], 'nsfw');
   });
 
+  it('ends a clause at the Arabic comma, so a negation before it does not reach past it', async () => {
+    // "The disabled must not have children, sterilise them all": the ما of the first clause negated
+    // the order of the second when "،" was not read as a comma.
+    await expectFlagged(['المعاقين ما لازم يخلفوا، عقموهم كلهم'], 'hate');
+    const tokens = prepareSentence(normalize('ما لازم يخلفوا، عقموهم', 'ar'), 'ar').tokens;
+    expect(tokens.map((t) => t.clauseEnd)).toEqual([false, false, true, true]);
+  });
+
+  it('lets an ordinary phrase excuse an exclusion word and a commercial-sex cue too', async () => {
+    await expectNotFlagged(['Many Mexicans go back to their families at Christmas.'], 'hate');
+    await expectFlagged(['Mexicans should go back to their countries.'], 'hate');
+    const cues = async (text: string) =>
+      (await scoreTextDetailed(text, 'nsfw')).evidence.filter((e) => e.rule === 'nsfwCue').map((e) => e.term);
+    expect(await cues('Full service car wash, open late.')).toEqual([]);
+    expect(await cues('Full service, open late.')).toContain('full service');
+  });
+
+  it('damps a question about what a phrase means, like a report', async () => {
+    await expectNotFlagged(
+      [
+        '하룻밤에 두 명 먹었다는 게 무슨 뜻이야?',
+        '一晚上搞了三个妹子是什么意思？',
+        '一晩で二人食ったってどういう意味？',
+        'Was bedeutet es, wenn einer sagt, er hat zwei Weiber in einer Nacht flachgelegt?',
+      ],
+      'nsfw',
+    );
+    await expectFlagged(['하룻밤에 두 명 먹었다', '一晚上搞了三个妹子', '一晩で二人食った'], 'nsfw');
+    // A question before a threat is its own sentence and damps nothing.
+    await expectFlagged(['你什么意思？我弄死你', 'Que veut dire ce message ? Je vais te tuer.'], 'violence');
+  });
+
   it('counts a repeated weak nsfw cue or listed word once (a placeholder xxx, kisses)', async () => {
     for (const text of [
       'Um xxx especifica o caracter octal xxx.',

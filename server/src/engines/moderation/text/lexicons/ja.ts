@@ -1722,6 +1722,9 @@ export const ja: Lexicon = {
     '容疑者を壁',
   ],
   reporting: [
+    // A question about what a phrase means talks about the words (round 11).
+    'どういう意味',
+    '何という意味',
     // Round 11: a quoted slur or claim condemned as discrimination ('「在日は寄生虫」なんて差別発言は許されない').
     '差別発言',
     '差別表現',

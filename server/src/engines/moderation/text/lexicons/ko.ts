@@ -2424,6 +2424,10 @@ export const ko: Lexicon = {
     '취조실의 수사관*',
   ],
   reporting: [
+    // A question about what a phrase means talks about the words (round 11).
+    '무슨 뜻*',
+    '뜻이 뭐*',
+    '무슨 의미*',
     '경찰은*',
     '경찰이*',
     '경찰의*',

@@ -2685,6 +2685,11 @@ export const nl: Lexicon = {
     closeAfter: ['zodat', 'waardoor', 'totdat', 'tot', 'opdat', 'zo hard dat', 'zo erg dat', 'dat'],
   },
   reporting: [
+    // A question about what a phrase means talks about the words (round 11).
+    'wat betekent',
+    'wat wordt bedoeld met',
+    'wat bedoelen ze met',
+    'wat bedoelt men met',
     // Ronde 11: wie een scheldwoord aanhaalt om het te veroordelen ("woorden als 'X' en 'Y' zijn racistisch,
     // gebruik ze niet") meldt het, zoals een bericht: twee aangehaalde woorden maken nog geen belediging.
     'woorden als',

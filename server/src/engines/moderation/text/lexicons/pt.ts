@@ -2989,6 +2989,11 @@ export const pt: Lexicon = {
     foreign: ['no'],
   },
   reporting: [
+    // A question about what a phrase means talks about the words (round 11).
+    'o que significa',
+    'que significa',
+    'o que quer dizer',
+    'o que querem dizer',
     'chamar alguem de',
     'palavras como',
     'termos como',

@@ -84,7 +84,7 @@ export interface Lexicon {
     adCues?: string[];
     /**
      * Ordinary phrases built on a sexual word: a bird ("blue tits"), a farm ("the cock crowed"). A
-     * sexual match that overlaps one of them is not evidence.
+     * sexual match, a cue or an ad cue that overlaps one of them is not evidence.
      */
     benign?: string[];
   };
@@ -213,7 +213,8 @@ export interface Lexicon {
     predicates: string[];
     /**
      * Ordinary phrases that hold a slur's letters: a dish ("faggots and peas", "Zigeunerschnitzel"), a
-     * history lesson. A hate match that overlaps one of them is not evidence.
+     * history lesson. A hate match (a slur, a group, a dehumanising word, a predicate or an exclusion
+     * word) that overlaps one of them is not evidence.
      */
     benign?: string[];
   };

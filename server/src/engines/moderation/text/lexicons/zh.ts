@@ -1816,6 +1816,9 @@ export const zh: Lexicon = {
     '警察被人',
   ],
   reporting: [
+    // A question about what a phrase means talks about the words (round 11).
+    '什么意思',
+    '啥意思',
     // Round 10: a slur named as a word (黑鬼这个词是种族歧视用语; ガイジという言葉は差別用語だ).
     '这个词是',
     '歧视用语',
