@@ -3,7 +3,7 @@
  * `<!-- name:end -->` markers; the prose around them is hand-written):
  *   - text-accuracy: precision and recall per language and per policy on the sentence sets in
  *     test/fixtures/moderation (development, held-out, and the blind sets text-blind-2.json to
- *     text-blind-10.json (all now spent; 8 to 10 violence only) and text-blind-11.json when present,
+ *     text-blind-11.json (all now spent; 8 to 10 violence only) and text-blind-12.json when present,
  *     skipped when absent), with every error on the unspent one;
  *   - image-models: the three nsfwjs models on the ordinary photos (load time, latency, top class,
  *     scores), the measurement the default model was chosen by;
@@ -139,9 +139,16 @@ const SETS: SentenceSet[] = [
   },
   {
     file: 'text-blind-11.json',
-    name: 'Eleventh blind set',
+    name: 'Eleventh blind set, spent',
     about:
-      'written by two more annotators (six languages each) who never saw the lexicons, the engine or the other sets, for all three policies (576 sentences: 8 violations and 8 hard negatives per language and policy; the violence violations 4 threats or incitements and 4 depictions), kept outside the repository until round 10 was done and never used to change a rule. Measured once before round 10 at 75.3% recall / 99.5% precision (nsfw 64%, violence 72%, hate 91%; 1 false flag); the figures below are after round 10: the honest estimate',
+      'written by two more annotators (six languages each) who never saw the lexicons, the engine or the other sets, for all three policies (576 sentences: 8 violations and 8 hard negatives per language and policy; the violence violations 4 threats or incitements and 4 depictions), kept outside the repository until round 10 was done. Measured once before round 10 at 75.3% recall / 99.5% precision (nsfw 64%, violence 72%, hate 91%; 1 false flag) and once after it at 79.9% / 99.6% (nsfw 66%, violence 83%, hate 91%; 1 false flag). Round 11 then read its errors, so the figures below say only that the rules cover it; the twelfth blind set measures round 11',
+    optional: true,
+  },
+  {
+    file: 'text-blind-12.json',
+    name: 'Twelfth blind set',
+    about:
+      'written by two more annotators (six languages each) who never saw the lexicons, the engine or the other sets, for all three policies (576 sentences, the same shape as the eleventh, asked to reach wider: workplaces, schools, dating apps, gaming chats, reviews, fan fiction and AI prompts, indirect phrasings and slang), kept outside the repository until round 11 was done and never used to change a rule. Measured once before round 11 at 63.5% recall / 98.4% precision (nsfw 59%, violence 55%, hate 76%; 3 false flags); the figures below are after round 11: the honest estimate',
     listErrors: true,
     optional: true,
   },
