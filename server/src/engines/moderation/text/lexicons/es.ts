@@ -3737,6 +3737,11 @@ export const es: Lexicon = {
   },
   violence: {
     benign: [
+      // The legs of a thing, not of a person: romper las piernas del trípode.
+      'piernas del tripode',
+      'piernas de la mesa',
+      'piernas de la silla',
+      'piernas del taburete',
       // Football and pictures: disparar a puerta, disparar fotos.
       'disparar a puerta',
       'disparar a porteria',

@@ -2909,7 +2909,8 @@ export const zh: Lexicon = {
       // Beaten until: 把他打得鼻青脸肿, 她被拳打脚踢，直到失去知觉, 掐住丈夫的脖子，他的脸都发紫了.
       '{zblow}~12{zinjury}',
       // A beating named for what it is, of a person or in a picture: 殴打妻子, 把他暴打一顿, 拍一段拳打脚踢的视频.
-      '{zbeat}~4{zvict}',
+      // Not the beaten girl of a relative clause (被殴打的女孩如何走出阴影: how she got over it).
+      '{zbeat}!的~4{zvict}',
       '把~4{zvict}~4{zbeat}',
       '{zvict}被~4{zbeat}',
       '{zhurt}~3{zvict}',
