@@ -578,10 +578,14 @@ const PAIRED: Readonly<Record<ModerationPolicyName, ReadonlySet<keyof typeof TEX
 };
 
 /** Whether the paired evidence of two neighbouring sentences adds up (see PAIRED). */
-function pairs(a: readonly TextEvidence[], b: readonly TextEvidence[]): boolean {
+function pairs(
+  policy: ModerationPolicyName,
+  a: readonly TextEvidence[],
+  b: readonly TextEvidence[],
+): boolean {
   if (a.length === 0 || b.length === 0) return false;
+  if (policy !== 'nsfw') return true;
   const both = [...a, ...b];
-  if (both[0]!.rule.startsWith('violence')) return true;
   return both.some((e) => e.rule === 'nsfwCue') && new Set(both.map((e) => e.term)).size > 1;
 }
 
@@ -665,7 +669,7 @@ export function scoreTextWithLanguages(
       raw = Math.max(raw, sentenceScore(evidence));
       // Weak evidence of two neighbouring sentences counts together (PAIRED).
       const weak = evidence.filter((e) => paired.has(e.rule));
-      if (pairs(previousWeak, weak)) raw = Math.max(raw, pairScore(previousWeak, weak));
+      if (pairs(policy, previousWeak, weak)) raw = Math.max(raw, pairScore(previousWeak, weak));
       previousWeak = weak;
     });
   }
