@@ -777,7 +777,7 @@ describe('scoring rules', () => {
 
   it('damps a reporting sentence as a whole, so two reported violations do not add up to a flag', async () => {
     const memorial = await scoreTextDetailed(
-      'Le mémorial rappelle la déportation des juifs dans les chambres à gaz.',
+      'Le mémorial rappelle les juifs envoyés au four et dans les chambres à gaz.',
       'hate',
     );
     expect(memorial.evidence.filter((e) => e.lang === 'fr' && e.reporting)).toHaveLength(2);
