@@ -4439,6 +4439,13 @@ export const it: Lexicon = {
     ],
   },
   hate: {
+    // Not belonging to a party or a school of thought: no exclusion.
+    benign: [
+      'non appartengono a un',
+      'non appartengono a una',
+      'non appartengono a nessun',
+      'non appartengono a nessuna',
+    ],
     echo: 'ebrei',
     mention: [
       'dice',
@@ -4582,7 +4589,11 @@ export const it: Lexicon = {
       'stare zitta',
       'devono tacere',
       'tacere',
-      'ai fornelli',
+      '{group} ai fornelli',
+      '{xshit} ~2 ai fornelli',
+      'tornate ai fornelli',
+      'e ai fornelli',
+      'posto ~3 ai fornelli',
       'a casa a fare figli',
       '{xshit} ~2 {xppit}',
       '{xvit} ~2 {group}',
@@ -4609,7 +4620,8 @@ export const it: Lexicon = {
       'rinchiuderli',
       'rinchiuderle',
       'rinchiudeteli',
-      'tornate a casa',
+      'tornate a casa ~2 {group}',
+      '{group} ~2 tornate a casa',
       'tornatevene',
       'fuori {article} {group} $',
       'fuori {article} {group} ~1 dall italia',
