@@ -54,11 +54,18 @@ const JA_HIT = [
  */
 const JA_EXPEL = ['追放', '強制送還', '駆除', '抹殺', '根絶', '排除', '浄化', '隔離', '収容', '殲滅', '一掃'];
 const jaExpel = JA_EXPEL.flatMap((v) => [
-  `{group}~4を~12${v}{jcall}`,
-  `{group}~4を~12${v}~1$`,
+  `{group}を~12${v}{jcall}`,
+  `{group}{jsuf}を~12${v}{jcall}`,
+  `{group}を~12${v}~1$`,
+  `{group}{jsuf}を~12${v}~1$`,
+  // An order or obligation that ends the clause (ムスリムは全員テロリストだ、追放しろ。, 社会から排除すべき),
+  // or "all of them" / the group right before the call (全員強制送還すべきだと, 移民は追放すべきだ).
+  // (A group that keeps an object of its own at the clause end, 女性は偏見を排除すべきだ。, still reads.)
   `${v}{jimp}~2$`,
   `${v}{jmust}~2$`,
   `${v}{jimp}よ`,
+  `{jallof}~4${v}{jcall}`,
+  `{group}{jnot}~2${v}{jcall}`,
 ]);
 
 export const ja: Lexicon = {
@@ -1477,18 +1484,7 @@ export const ja: Lexicon = {
     jwhore: ['売女', '淫売', 'ビッチ', '公衆便所', 'ヤリマン', '尻軽', '雌豚', 'メス豚'],
     jnation: ['この国', '日本', '社会', '世界', '人類'],
     // The exclusion frames (jaExpel): an order, an obligation, what a group is said not to need.
-    jimp: [
-      'しろ',
-      'せよ',
-      'してしまえ',
-      'しちまえ',
-      'してやれ',
-      'しようぜ',
-      'しよう',
-      'すべし',
-      'されろ',
-      'されてしまえ',
-    ],
+    jimp: ['しろ', 'せよ', 'してしまえ', 'しちまえ', 'してやれ', 'すべし', 'されろ', 'されてしまえ'],
     jmust: [
       'すべき',
       'するべき',
@@ -1532,6 +1528,34 @@ export const ja: Lexicon = {
       'してやれ',
       'されるべき',
       'せ',
+    ],
+    // What follows a group word named as an object: 在日どもを, 移民たちを, クルド人全員を.
+    jsuf: [
+      'ども',
+      'たち',
+      '達',
+      '共',
+      '全員',
+      'の連中',
+      'の奴ら',
+      '連中',
+      '奴ら',
+      'なんか',
+      'は全員',
+      'を全員',
+    ],
+    jallof: [
+      '全員',
+      '一人残らず',
+      'みんな',
+      '皆',
+      '今すぐ',
+      'さっさと',
+      'とっとと',
+      'すぐに',
+      '早く',
+      '全部',
+      '残らず',
     ],
     jnot: ['は', 'なんて', 'なんか', 'など', 'も', 'とか', 'ども', 'どもは', 'なんかは'],
     jright: ['選挙権', '参政権', '投票権', '人権', '権利', '生活保護'],
@@ -3255,7 +3279,8 @@ export const ja: Lexicon = {
       '{jgay}~12治療しろ',
       '{jgay}~12矯正すべき',
       '{jgay}~12矯正しろ',
-      '{group}~4を~12矯正{jcall}',
+      '{group}を~12矯正{jcall}',
+      '{group}{jsuf}を~12矯正{jcall}',
       '強制治療',
       '身の程をわきまえ',
       '台所に戻れ$',

@@ -214,7 +214,16 @@ const KO_EXPEL = [
 const koThingVerb = (v: string) => /^(없애|제거|청소)/.test(v);
 const koExpel = KO_EXPEL.flatMap((v) => [
   `{kgobj} ~3 ${v}`,
-  ...(koThingVerb(v) ? [] : [`{kall} ~2 ${v}`, `다 ${v}`]),
+  // "All of them" after the group or at the head of a clause: 난민 전부 추방해라, 범죄자다, 다
+  // 돌려보내라; not after an object of its own (상대를 전부 몰아내야 했다).
+  ...(koThingVerb(v)
+    ? []
+    : [
+        `$ {kall} ~2 ${v}`,
+        `{group} {kall} ~2 ${v}`,
+        `{group} {kthem} {kall} ~2 ${v}`,
+        `*니까 {kall} ~1 ${v}`,
+      ]),
   `$ ${v}`,
   `{group} ${v}`,
   `{group} ~1 *에서 ${v}`,
@@ -2412,6 +2421,7 @@ export const ko: Lexicon = {
     kgsubj: koGroupAs(['이', '가']),
     kvery: ['진짜', '정말', '너무', '존나', '졸라', '극혐', '다', '다들', '완전'],
     kall: [
+      '다',
       '전부',
       '모두',
       '싹',

@@ -391,6 +391,20 @@ export const zh: Lexicon = {
     ],
     shouldzh: ['就该', '应该', '都该', '早该', '必须', '全都该'],
     // The exclusion verbs' frames (zhExpel): a call or obligation, the people as object, a way out.
+    zdisgrace: [
+      '丢人',
+      '恶心人',
+      '碍眼',
+      '祸害',
+      '吓人',
+      '害人',
+      '现眼',
+      '丢脸',
+      '恶心',
+      '污染',
+      '晃悠',
+      '丢人现眼',
+    ],
     zmust: [
       '应该',
       '应当',
@@ -3410,7 +3424,11 @@ export const zh: Lexicon = {
       '都抓起来',
       '关进集中营',
       '别出来丢人现眼',
-      '别出来',
+      // Not "女人别出来了，外面下雨" (don't come out, it's raining): staying in as a disgrace.
+      '别出来{zdisgrace}',
+      '就别出来',
+      '都别出来',
+      '少出来{zdisgrace}',
       '离我们的孩子远点',
       '远离孩子~2$',
       '滚回厨房',
