@@ -3410,6 +3410,8 @@ export const zh: Lexicon = {
       '滚回',
       '滚出',
       '滚出去',
+      '{zall}滚$',
+      '{zall}滚吧',
       ...zhExpel,
       '种族清洗',
       '不配!合',
