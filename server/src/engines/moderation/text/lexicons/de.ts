@@ -25,6 +25,8 @@ export const de: Lexicon = {
     'verletzbar*',
   ],
   classes: {
+    // After a demonstrative, a pest word followed by a place is the pest itself: "diese Ratten im Keller".
+    dhlocde: ['im', 'in', 'am', 'auf', 'unter', 'hinter', 'vom', 'neben', 'bei', 'an'],
     // For hate.dehumanizing: pests, dirt, disease and animals have a literal sense beside people (rats in the hostel); they dehumanise only when said of the group: a copula, a comparison, a demonstrative or insult form, or joined to the group.
     dhde: [
       'ratten',
@@ -5215,6 +5217,13 @@ export const de: Lexicon = {
       'zigeunersauce',
       'zigeunerbaron*',
       'zigeunerkäse',
+      'werden ~4 wie {dhde} behandelt $',
+      'wurden ~4 wie {dhde} behandelt',
+      'worden ~4 wie {dhde} behandelt',
+      'leben wie {dhde}',
+      'hausen wie {dhde}',
+      'lebten wie {dhde}',
+      'wie {dhde} eingepfercht',
     ],
     mention: [
       'sagt',
@@ -5438,12 +5447,12 @@ export const de: Lexicon = {
       'uberfremdung',
       'umvolkung',
       'bevolkerungsaustausch',
-      'diese {dhde}',
-      'dieses {dhde}',
-      'diesen {dhde}',
-      'dieser {dhde}',
-      'solche {dhde}',
-      'solchen {dhde}',
+      'diese {dhde} !{dhlocde}',
+      'dieses {dhde} !{dhlocde}',
+      'diesen {dhde} !{dhlocde}',
+      'dieser {dhde} !{dhlocde}',
+      'solche {dhde} !{dhlocde}',
+      'solchen {dhde} !{dhlocde}',
       'ihr {dhde}',
       'wie {dhde}',
       'wie die {dhde}',

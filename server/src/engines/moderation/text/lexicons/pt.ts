@@ -18,6 +18,8 @@ export const pt: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['massacrant*', 'judiar*', 'judiado*', 'judiava*', 'judiam', 'judiacao'],
   classes: {
+    // After a demonstrative, a pest word followed by a place is the pest itself: "diese Ratten im Keller".
+    dhlocpt: ['no', 'na', 'nos', 'nas', 'em', 'debaixo', 'atras', 'perto', 'dentro'],
     // For hate.dehumanizing: pests, dirt, disease and animals have a literal sense beside people (rats in the hostel); they dehumanise only when said of the group: a copula, a comparison, a demonstrative or insult form, or joined to the group.
     dhpt: [
       'vermes',
@@ -4864,7 +4866,18 @@ export const pt: Lexicon = {
     ],
   },
   hate: {
-    benign: ['nao pertencem a nenhum', 'nao pertencem a nenhuma'],
+    benign: [
+      'nao pertencem a nenhum',
+      'nao pertencem a nenhuma',
+      'sao tratados como {dhpt}',
+      'foram tratados como {dhpt}',
+      'eram tratados como {dhpt}',
+      'sao tratadas como {dhpt}',
+      'vivem como {dhpt}',
+      'viviam como {dhpt}',
+      'amontoados como {dhpt}',
+      'sujos de',
+    ],
     echo: 'judeus',
     mention: [
       'diz',
@@ -4986,12 +4999,12 @@ export const pt: Lexicon = {
       'invadindo',
       'nos invadem',
       'estao nos invadindo',
-      'esses {dhpt}',
-      'essas {dhpt}',
-      'estes {dhpt}',
-      'estas {dhpt}',
-      'aqueles {dhpt}',
-      'aquelas {dhpt}',
+      'esses {dhpt} !{dhlocpt}',
+      'essas {dhpt} !{dhlocpt}',
+      'estes {dhpt} !{dhlocpt}',
+      'estas {dhpt} !{dhlocpt}',
+      'aqueles {dhpt} !{dhlocpt}',
+      'aquelas {dhpt} !{dhlocpt}',
       '$ seus {dhpt} $',
       '$ suas {dhpt} $',
       'como {dhpt}',
