@@ -306,6 +306,7 @@ export const ko: Lexicon = {
     // The dehumanising words that have a literal sense (hate.dehumanizing reads them only as said of people).
     kopest: [...KO_PEST.map((n) => `${n}*`), '개', '개들*'],
     // The word joined to a group (난민 바퀴벌레들).
+    kopestpl: KO_PEST.flatMap((n) => [`${n}들`, `${n}들은`, `${n}들이`, `${n}들을`, `${n}새끼들`]),
     kopestbare: KO_PEST.flatMap((n) => [n, `${n}들`, `${n}들은`, `${n}들이`, `${n}들을`, `${n}새끼들`]),
     // Those words as a predicate or an insult: 바퀴벌레다, 기생충이야, 쥐새끼들아, 해충처럼.
     kopestsaid: [
@@ -3881,10 +3882,10 @@ export const ko: Lexicon = {
       '{kopest} 다를 것이 없*',
       '{kopest} 취급*',
       '{kopest} 만도 못*',
-      '이 {kopest}',
-      '저 {kopest}',
-      '이런 {kopest}',
-      '저런 {kopest}',
+      '이 {kopestbare}',
+      '저 {kopestbare}',
+      '이런 {kopestbare}',
+      '저런 {kopestbare}',
       '이 더러운*',
       '저 더러운*',
       '더러운 종자*',
@@ -4022,7 +4023,7 @@ export const ko: Lexicon = {
     ],
     predicates: [
       // A dehumanising word with a literal sense, said of the group (see kopest).
-      '{group} {kopestbare}',
+      '{group} {kopestpl}',
       '{group} ~1 {kopestbare} $',
       '{group} ~2 {kopest} 떼처럼',
       '{group} 놈들 {kopest}',

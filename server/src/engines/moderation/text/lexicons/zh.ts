@@ -175,6 +175,7 @@ export const zh: Lexicon = {
   classes: {
     // The dehumanising words that have a literal sense (hate.dehumanizing reads them only as said of a group).
     // The copula after a group, with its adverbs (都是, 就是, 简直是); no gap before it, so 不是 negates.
+    zhdemo: ['这些', '那些', '这帮', '那帮', '这群', '那群'],
     zhbe: [
       '是',
       '都是',
@@ -3424,12 +3425,12 @@ export const zh: Lexicon = {
     // (是/像/跟…一样), a demonstrative or collective that names people (那些/这帮), or the word joined to
     // the group (移民蟑螂). Coined insults (人渣, 畜生) need no construction.
     dehumanizing: [
-      '这些{zhpest}',
-      '那些{zhpest}',
-      '这帮{zhpest}',
-      '那帮{zhpest}',
-      '这群{zhpest}',
-      '那群{zhpest}',
+      '这些{zhpest}$',
+      '那些{zhpest}$',
+      '这帮{zhpest}$',
+      '那帮{zhpest}$',
+      '这群{zhpest}$',
+      '那群{zhpest}$',
       '当成{zhpest}',
       '当作{zhpest}',
       '对待{zhpest}一样',
@@ -3497,7 +3498,9 @@ export const zh: Lexicon = {
     ],
     predicates: [
       // A dehumanising word with a literal sense, said of the group (see zhpest).
-      '{group}{zhbe}~6{zhpest}',
+      '{group}{zhbe}~6{zhpest}$',
+      '{group}{zhbe}~6{zhpest}~2一样',
+      '{zhdemo}{zhpest}~2{group}',
       '{group}~4像~4{zhpest}',
       '{group}~4如同~3{zhpest}',
       '{group}~4好比~3{zhpest}',
