@@ -101,6 +101,44 @@ const GROUPS = [
   '여자애들*',
 ];
 
+// Dehumanising words with a literal sense (classes.kopest).
+const KO_PEST = [
+  '해충',
+  '쥐새끼',
+  '바퀴벌레',
+  '기생충',
+  '짐승',
+  '동물',
+  '벌레',
+  '전염병',
+  '쓰레기',
+  '원숭이',
+  '돼지',
+  '바이러스',
+  '버러지',
+  '구더기',
+  '메뚜기',
+  '병균',
+];
+// Their forms as a predicate, an address or a comparison (바퀴벌레다, 기생충들아, 해충처럼).
+const KO_PEST_SAID = [
+  '다',
+  '야',
+  '이다',
+  '이야',
+  '들',
+  '들이다',
+  '들이야',
+  '들아',
+  '들이나',
+  '이나',
+  '처럼',
+  '들처럼',
+  '새끼들',
+  '놈들',
+  '만도',
+];
+
 /**
  * Criminal and vermin nouns with the endings a predicate takes: 테러리스트다, 테러리스트니까,
  * 범죄자들이잖아, 짐짝일 뿐이다. Word-exact, so "범죄자를 처벌" (an object) is not a predicate.
@@ -162,7 +200,10 @@ const CRIME_ENDINGS = [
   '같은 것들',
   '같은 놈들',
 ];
-const crimePredicates = CRIME_NOUNS.flatMap((n) => CRIME_ENDINGS.map((e) => `${n}${e}`));
+// A pest's bare name beside a group is literal ("난민 캠프에서 기생충 감염이"): only its endings count.
+const crimePredicates = CRIME_NOUNS.flatMap((n) =>
+  CRIME_ENDINGS.filter((e) => e !== '' || ![...KO_PEST, '짐'].includes(n)).map((e) => `${n}${e}`),
+);
 
 /** Korean words are space separated with particles and endings attached: most terms are prefixes. */
 /**
@@ -262,6 +303,21 @@ export const ko: Lexicon = {
     '얼싸안*',
   ],
   classes: {
+    // The dehumanising words that have a literal sense (hate.dehumanizing reads them only as said of people).
+    kopest: [...KO_PEST.map((n) => `${n}*`), '개', '개들*'],
+    // The word joined to a group (난민 바퀴벌레들).
+    kopestpl: KO_PEST.flatMap((n) => [`${n}들`, `${n}들은`, `${n}들이`, `${n}들을`, `${n}새끼들`]),
+    kopestbare: KO_PEST.flatMap((n) => [n, `${n}들`, `${n}들은`, `${n}들이`, `${n}들을`, `${n}새끼들`]),
+    // Those words as a predicate or an insult: 바퀴벌레다, 기생충이야, 쥐새끼들아, 해충처럼.
+    kopestsaid: [
+      ...KO_PEST.flatMap((n) => KO_PEST_SAID.map((e) => n + e)),
+      '개들이다',
+      '개들이야',
+      '개들아',
+      '개처럼',
+      '개만도',
+      '개같*',
+    ],
     harm: [
       '부숴*',
       '부수*',
@@ -3812,24 +3868,33 @@ export const ko: Lexicon = {
       '홍어족*',
     ],
     groups: GROUPS,
+    // Pests, dirt, disease and animals have a literal sense ("난민 캠프에 바퀴벌레가 너무 많다"): they count
+    // only as said of people: a copula or plural insult form (바퀴벌레다, 기생충들아; koPestSaid), a
+    // comparison (바퀴벌레 같은, 다름없다), a demonstrative (이 바퀴벌레), or joined to the group
+    // (난민 바퀴벌레들; predicates).
     dehumanizing: [
-      '해충*',
-      '쥐새끼*',
-      '바퀴벌레*',
-      '기생충*',
-      '짐승*',
-      '동물*',
-      '벌레*',
+      '{kopestsaid}',
+      '{kopest} 같*',
+      '{kopest} 똑같*',
+      '{kopest} 다름없*',
+      '{kopest} 다를 게 없*',
+      '{kopest} 다를 바 없*',
+      '{kopest} 다를 것이 없*',
+      '{kopest} 취급*',
+      '{kopest} 만도 못*',
+      '이 {kopestbare}',
+      '저 {kopestbare}',
+      '이런 {kopestbare}',
+      '저런 {kopestbare}',
+      '이 더러운*',
+      '저 더러운*',
+      '더러운 종자*',
+      '열등한 종자*',
+      '종자들*',
       '야만인*',
-      '전염병*',
-      '쓰레기*',
-      '원숭이*',
-      '돼지*',
-      '개들*',
       '침략자*',
       '암덩어리*',
       '열등*',
-      '더러운*',
       '인간이 아니*',
       '버러지*',
       '짐덩어리*',
@@ -3839,8 +3904,6 @@ export const ko: Lexicon = {
       '세금 도둑*',
       '세금도둑*',
       '범죄 소굴*',
-      '바이러스*',
-      '종자*',
     ],
     exclusion: [
       '꺼져*',
@@ -3959,6 +4022,14 @@ export const ko: Lexicon = {
       '부엌에나 가*',
     ],
     predicates: [
+      // A dehumanising word with a literal sense, said of the group (see kopest).
+      '{group} {kopestpl}',
+      '{group} ~1 {kopestbare} $',
+      '{group} ~2 {kopest} 떼처럼',
+      '{group} 놈들 {kopest}',
+      '더러운 {group}',
+      '{group} 더럽*',
+      '{group} ~2 {kopest} 같*',
       '{group} ~1 {crime}',
       '{group} 전부 {crime}',
       '{group} 다 {crime}',
@@ -4002,10 +4073,6 @@ export const ko: Lexicon = {
       '{group} ~2 안락사시켜*',
       '{group} ~2 안락사 시켜*',
       '{group} ~2 안락사해야*',
-      '{group} ~2 메뚜기*',
-      '{group} ~2 해충*',
-      '{group} ~2 전염병*',
-      '{group} ~2 병균*',
       '{group} ~1 태어날 때부터 ~2 {kcrimeword}',
       '{group} ~2 피가 더러*',
       '{group} ~2 다 {kwhore}',
