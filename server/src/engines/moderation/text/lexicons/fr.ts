@@ -5392,7 +5392,6 @@ export const fr: Lexicon = {
       'sale {group}',
       'sauvages',
       'racaille',
-      'vermine*',
       'envahisseur*',
       'invasion',
       'envahissent',
