@@ -5712,6 +5712,27 @@ export const en: Lexicon = {
   hate: {
     echo: 'jews',
     benign: [
+      // People complaining of how they are treated, not called animals: "refugees say they are treated like animals".
+      'are treated like {dehlit}',
+      'were treated like {dehlit}',
+      'are being treated like {dehlit}',
+      'were being treated like {dehlit}',
+      'treated us like {dehlit}',
+      'treat us like {dehlit}',
+      'are kept like {dehlit}',
+      'were kept like {dehlit}',
+      'were packed like {dehlit}',
+      'are packed like {dehlit}',
+      'were herded like {dehlit}',
+      'are herded like {dehlit}',
+      'forced to live like {dehlit}',
+      'invasion of gaza',
+      'invasion of lebanon',
+      'invasion of afghanistan',
+      'soviet invasion',
+      'israeli invasion',
+      'american invasion',
+      'invasion of normandy',
       // A removal verb's object is the prejudice, not the group: "eliminate racism against Black people".
       // An invasion of a country, not people called invaders: "Ukrainians fled the Russian invasion".
       'russian invasion',

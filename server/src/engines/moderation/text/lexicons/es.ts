@@ -5257,6 +5257,21 @@ export const es: Lexicon = {
   hate: {
     echo: 'judíos',
     benign: [
+      // Quejarse de ser tratados como animales no es llamarlos alimañas.
+      'son tratados como {esdehlit}',
+      'fueron tratados como {esdehlit}',
+      'nos tratan como {esdehlit}',
+      'los tratan como {esdehlit}',
+      'nos trataron como {esdehlit}',
+      'los trataron como {esdehlit}',
+      'nos tratan como a {esdehlit}',
+      'los tratan como a {esdehlit}',
+      'invasion de gaza',
+      'invasion del libano',
+      'invasion de afganistan',
+      'invasion sovietica',
+      'invasion israeli',
+      'invasion estadounidense',
       // Literal senses: an invasion of a country, wild beasts.
       'invasion rusa',
       'invasion de ucrania',

@@ -5162,6 +5162,21 @@ export const fr: Lexicon = {
   hate: {
     echo: 'juifs',
     benign: [
+      // Se plaindre d'être traité comme des animaux n'est pas les traiter de vermine.
+      'sont traites comme des {frdehlit}',
+      'ont ete traites comme des {frdehlit}',
+      'etaient traites comme des {frdehlit}',
+      'on les traite comme des {frdehlit}',
+      'on nous traite comme des {frdehlit}',
+      'nous traitent comme des {frdehlit}',
+      'nous traite comme des {frdehlit}',
+      'nous ont traites comme des {frdehlit}',
+      'invasion de gaza',
+      'invasion du liban',
+      'invasion de l afghanistan',
+      'invasion sovietique',
+      'invasion israelienne',
+      'invasion americaine',
       // Literal senses: an invasion of a country, wild beasts.
       'invasion russe',
       'invasion de l ukraine',
