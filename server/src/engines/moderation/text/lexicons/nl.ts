@@ -35,6 +35,7 @@ export const nl: Lexicon = {
     'verbranding*',
   ],
   classes: {
+    dhnotnl: ['aan', 'gaan', 'te', 'in', 'op', 'aan het', 'bang', 'gek op'],
     dhfillnl: [
       'gewoon',
       'allemaal',
@@ -4854,8 +4855,8 @@ export const nl: Lexicon = {
       '{group} ~4 mogen niet ~1 stemmen',
       '{r6disabled} ~4 {r10abortnl}',
       // Een woord voor ongedierte, vuil of een dier telt alleen als het over mensen gezegd wordt: "moslims zijn ratten", "die ratten", "behandel ze als ongedierte"; niet "migranten klagen over ratten in het hostel".
-      '{group} ~1 {dhcopnl} {dhnl}',
-      '{group} ~1 {dhcopnl} {dhfillnl} {dhnl}',
+      '{group} ~1 {dhcopnl} {dhnl} !{dhnotnl}',
+      '{group} ~1 {dhcopnl} {dhfillnl} {dhnl} !{dhnotnl}',
       '{group} ~1 {dhcopnl} {dhfillnl} {dhfillnl} {dhnl}',
       '{group} ~2 {dhcopnl} ~2 als {dhnl}',
       '{group} ~2 {dhcopnl} ~2 net {dhnl}',

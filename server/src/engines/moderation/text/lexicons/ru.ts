@@ -70,6 +70,7 @@ export const ru: Lexicon = {
     'закопане',
   ],
   classes: {
+    dhlikenotru: ['в', 'на', 'под', 'из', 'у', 'возле', 'без', 'за', 'потому', 'из-за'],
     dhru: [
       'крысы',
       'тараканы',
@@ -5095,7 +5096,9 @@ export const ru: Lexicon = {
       '{group} все ~1 {dhru}',
       '{group} просто {dhru}',
       '{group} настоящие {dhru}',
-      '{group} ~2 как {dhru}',
+      '{group} ~1 как {dhru} $',
+      '{group} ~1 как {dhru} !{dhlikenotru}',
+      '{group} ведут себя как {dhru}',
       '{group} ~2 хуже {dhaccru}',
       '{group} ~2 словно {dhru}',
       '{group} ~2 являются {dhinsru}',
