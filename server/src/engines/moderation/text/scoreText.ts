@@ -561,7 +561,12 @@ function isReporting(s: PreparedSentence, context: readonly CompiledLexicon[]): 
   const found = context.flatMap((x) => findTerms(s, x.reporting));
   if (found.length === 0) return false;
   const threats = context.flatMap((x) => (x.notReporting.length > 0 ? findTerms(s, x.notReporting) : []));
-  return found.some((m) => !threats.some((t) => t.start <= m.start && m.end <= t.end));
+  return someOutside(found, threats);
+}
+
+/** Some match of `found` that no match of `within` holds (a reporting word outside every threat). */
+function someOutside(found: readonly TermMatch[], within: readonly TermMatch[]): boolean {
+  return found.some((m) => !within.some((w) => w.start <= m.start && m.end <= w.end));
 }
 
 /**
@@ -619,7 +624,7 @@ function isPlaySentence(s: PreparedSentence, l: CompiledLexicon): boolean {
   const play = findTerms(s, l.play);
   if (play.length === 0) return false;
   const not = l.notPlay.length > 0 ? findTerms(s, l.notPlay) : [];
-  return play.some((m) => !not.some((n) => m.start >= n.start && m.end <= n.end));
+  return someOutside(play, not);
 }
 
 /** Scores a text with the lexicons of the given languages (no language identification). */
