@@ -1,5 +1,26 @@
 import type { Lexicon } from './types.js';
 
+/**
+ * The auxiliaries of a perfect or a passive: before the participle (`violence.perfect`, which adds the
+ * second persons hattest and wurdest) or after it at the end of a clause (`violence.perfectAfter`,
+ * which adds worden: "dass er erschossen worden ist").
+ */
+const DE_AUXILIARIES = [
+  'hat',
+  'haben',
+  'habe',
+  'hast',
+  'habt',
+  'hatte',
+  'hatten',
+  'wurde',
+  'wurden',
+  'ist',
+  'sind',
+  'war',
+  'waren',
+];
+
 export const de: Lexicon = {
   lang: 'de',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
@@ -4636,39 +4657,8 @@ export const de: Lexicon = {
       'totgeschlagen',
       'totgeprugelt',
     ],
-    perfect: [
-      'hat',
-      'haben',
-      'habe',
-      'hast',
-      'habt',
-      'hatte',
-      'hatten',
-      'hattest',
-      'wurde',
-      'wurden',
-      'wurdest',
-      'ist',
-      'sind',
-      'war',
-      'waren',
-    ],
-    perfectAfter: [
-      'hat',
-      'haben',
-      'habe',
-      'hast',
-      'habt',
-      'hatte',
-      'hatten',
-      'wurde',
-      'wurden',
-      'worden',
-      'ist',
-      'sind',
-      'war',
-      'waren',
-    ],
+    perfect: [...DE_AUXILIARIES, 'hattest', 'wurdest'],
+    perfectAfter: [...DE_AUXILIARIES, 'worden'],
     relativeAfterComma: ['der', 'die', 'das', 'den', 'dem', 'deren', 'dessen', 'denen'],
     intent: [
       'einer muss',

@@ -1,5 +1,25 @@
 import type { Lexicon } from './types.js';
 
+/**
+ * The auxiliaries of a perfect or a passive: before the participle (`violence.perfect`, which adds
+ * "ben": "ik ben ... geslagen") or after it at the end of a clause (`violence.perfectAfter`: "die zijn
+ * verkracht", "dat hij vermoord heeft").
+ */
+const NL_AUXILIARIES = [
+  'heeft',
+  'hebben',
+  'heb',
+  'hebt',
+  'had',
+  'hadden',
+  'is',
+  'zijn',
+  'was',
+  'waren',
+  'werd',
+  'werden',
+];
+
 export const nl: Lexicon = {
   lang: 'nl',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
@@ -3993,35 +4013,8 @@ export const nl: Lexicon = {
       'doodgeslagen',
       'geslagen',
     ],
-    perfect: [
-      'heeft',
-      'hebben',
-      'heb',
-      'hebt',
-      'had',
-      'hadden',
-      'is',
-      'zijn',
-      'ben',
-      'was',
-      'waren',
-      'werd',
-      'werden',
-    ],
-    perfectAfter: [
-      'heeft',
-      'hebben',
-      'heb',
-      'hebt',
-      'had',
-      'hadden',
-      'is',
-      'zijn',
-      'was',
-      'waren',
-      'werd',
-      'werden',
-    ],
+    perfect: [...NL_AUXILIARIES, 'ben'],
+    perfectAfter: NL_AUXILIARIES,
     intent: [
       'moet iemand',
       'zweer',

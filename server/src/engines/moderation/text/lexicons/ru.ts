@@ -45,6 +45,21 @@ const KILL_IMP = [
 /** Crude future forms of dying: diecrude, and diefut with the plain ones. */
 const DIE_CRUDE = ['сдохнешь', 'сдохнете', 'подохнешь', 'подохнете', 'сгниешь', 'сгниете'];
 
+/** Vermin, dirt and animals in the instrumental, said of people in `dhru` and `dhinsru` ("являются крысами"). */
+const VERMIN_INSTRUMENTAL = [
+  'паразитами',
+  'крысами',
+  'тараканами',
+  'животными',
+  'скотом',
+  'свиньями',
+  'собаками',
+  'обезьянами',
+  'вшами',
+  'саранчой',
+  'мусором',
+];
+
 export const ru: Lexicon = {
   lang: 'ru',
   // Words a wildcard term must not read (types.ts): ordinary words that share a stem.
@@ -96,35 +111,10 @@ export const ru: Lexicon = {
       'звери',
       'скотина',
       'раковая опухоль',
-      'паразитами',
-      'крысами',
-      'тараканами',
-      'животными',
-      'скотом',
-      'свиньями',
-      'собаками',
-      'обезьянами',
-      'вшами',
-      'саранчой',
-      'мусором',
+      ...VERMIN_INSTRUMENTAL,
       'отребьем',
     ],
-    dhinsru: [
-      'крысами',
-      'тараканами',
-      'паразитами',
-      'животными',
-      'скотом',
-      'свиньями',
-      'собаками',
-      'обезьянами',
-      'вшами',
-      'саранчой',
-      'мусором',
-      'вредителями',
-      'скотиной',
-      'клопами',
-    ],
+    dhinsru: [...VERMIN_INSTRUMENTAL, 'вредителями', 'скотиной', 'клопами'],
     dhaccru: [
       'крыс',
       'тараканов',
