@@ -119,6 +119,16 @@ describe('tokenisation', () => {
     expect(token!.forms).toContain('مهاجرون');
   });
 
+  it('reads the spoken demonstrative هال ("these") off an Arabic word, as it reads ال', async () => {
+    const [token] = wordTokens(normalize('وهالسوريين', 'ar'), 'ar');
+    expect(token!.forms).toContain('سوريين');
+    for (const text of ['هالسوريين كلهم حرامية ولازم يرجعوا على بلدهم', 'هاللاجئين حشرات لازم نطردهم'])
+      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeGreaterThanOrEqual(0.5);
+    // Cardamom (هال) and a halo (هالة) leave nothing to read; ordinary talk of "these" stays ok.
+    for (const text of ['بحب القهوة مع الهال والهالة حول القمر', 'هالمسلمين بيصوموا رمضان كل سنة'])
+      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+  });
+
   it('reads single quotation marks, not apostrophes inside words', () => {
     const ranges = (text: string) => quotedRanges(normalize(text, 'en'));
     expect(ranges("She calls her cat 'pussy' at the vet.")).toHaveLength(1);

@@ -99,7 +99,11 @@ export interface WordToken {
   clauseEnd: boolean;
 }
 
-const ARABIC_PROCLITICS = ['وال', 'فال', 'بال', 'كال', 'لل', 'ال', 'و', 'ف', 'ب', 'ل', 'ك', 'س'];
+/**
+ * Prefixes read off an Arabic word (up to two: وبال = و + بال). هال is the spoken demonstrative
+ * "this, these" of the Levant and the Gulf (هاد + ال): هالنسوان is "these women", read as نسوان.
+ */
+const ARABIC_PROCLITICS = ['وال', 'فال', 'بال', 'كال', 'هال', 'لل', 'ال', 'و', 'ف', 'ب', 'ل', 'ك', 'س'];
 
 function arabicForms(word: string): string[] {
   const forms = new Set([word]);
