@@ -304,6 +304,50 @@ describe('scoring rules', () => {
     expect(myth.score).toBeLessThan(0.5);
   });
 
+  it('lets a sentence that opens with a refutation deny the hateful claim before it', async () => {
+    for (const text of [
+      'Women are too dumb to lead. That is a sexist myth.',
+      'Frauen sind zu dumm zum Führen. Das ist ein Mythos.',
+      "Les immigrés sont tous des voleurs. C'est faux, bien sûr.",
+      'Los gitanos son todos ladrones. Eso es un mito racista.',
+      'Женщины тупее мужчин. Это миф.',
+    ])
+      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+    // Not when the next sentence agrees, asks, or uses the words for something else.
+    for (const text of [
+      'Migrants are all criminals. That is what I think.',
+      "Migrants are all criminals. And that's a fact, not a myth.",
+      'Migrants are all criminals. Is it a myth? No way.',
+      "Les Arabes sont tous des voleurs. C'est un crime de le nier.",
+    ])
+      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('reads a suggestion asked as a question as not negated (negation.rhetorical)', async () => {
+    for (const text of [
+      "Why don't we just deport all the Muslims?",
+      'Wieso schiebt man die Ausländer nicht endlich alle ab?',
+      'Почему бы не выгнать всех мигрантов из страны?',
+      'لماذا لا نطرد كل اللاجئين من البلد؟',
+      '移民なんて全員追い出そうじゃないか。',
+      '왜 이민자들 다 쫓아내지 않아?',
+    ]) {
+      const found = await scoreTextDetailed(text, 'hate');
+      expect(found.score, text).toBeGreaterThanOrEqual(0.5);
+      expect(
+        found.evidence.some((e) => e.negated),
+        text,
+      ).toBe(false);
+    }
+    // A plain negation still negates; a question that asks why a claim is false still denies it.
+    for (const text of [
+      "We don't want to deport the Muslims.",
+      "Why don't Muslims eat pork?",
+      '¿Por qué no todos los inmigrantes son delincuentes?',
+    ])
+      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+  });
+
   it('damps a negated slur only where the sentence talks about the word', async () => {
     const slur = await scoreTextDetailed("Don't rent your flat to pakis.", 'hate');
     expect(slur.score).toBeGreaterThanOrEqual(0.5);

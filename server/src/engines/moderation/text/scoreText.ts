@@ -30,7 +30,9 @@
  * negate after the verb, in the same clause and before a result clause such as nl "zodat") x0.15;
  * inside quotation marks x0.35; the sentence reports or condemns (said, police said, court, according
  * to, condemned) x0.35; violence in or next to a sentence about play (a workout, a video game) x0.35. A slur is damped by a negation only where the sentence
- * talks about the word ("we don't say X"), not in "don't rent to X".
+ * talks about the word ("we don't say X"), not in "don't rent to X". A refutation negates the claim
+ * before it, in the same sentence or opening the next one ("That is a myth."); a negation inside a
+ * suggesting question ("why don't we just ...") negates nothing.
  * A sentence's score is the noisy-OR of its evidence, 1 - prod(1 - w); veiled and weak threat cues,
  * and a commercial-sex cue with a sexual word or another cue, also count together over two
  * neighbouring sentences (PAIRED); the text's raw score is its highest sentence; the answer is
@@ -83,6 +85,11 @@ const NEGATION_WINDOW_WORDS = 3;
 const NEGATION_WINDOW_CHARS = 6;
 /** How far after a match a refutation ("это миф", lexicons' negation.refute) still denies it. */
 const REFUTE_WINDOW_WORDS = 8;
+/**
+ * A sentence that opens with a refutation ("That is a myth.", "Das ist ein Mythos.") denies the hate
+ * claims of the sentence before it: the refutation must start within this many words of its start.
+ */
+const REFUTE_OPENING_WORDS = 2;
 
 const require = createRequire(import.meta.url);
 
@@ -93,6 +100,7 @@ interface CompiledLexicon {
   negCloseAfter: CompiledTerm[];
   negInto: Set<string>;
   negRefute: CompiledTerm[];
+  negRhetorical: CompiledTerm[];
   reporting: CompiledTerm[];
   notReporting: CompiledTerm[];
   nsfwExplicit: CompiledTerm[];
@@ -174,6 +182,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       negCloseAfter: t(lex.negation.closeAfter ?? []),
       negInto: words(lex.negation.into),
       negRefute: t(lex.negation.refute ?? []),
+      negRhetorical: t(lex.negation.rhetorical ?? []),
       reporting: t(lex.reporting),
       notReporting: t(lex.notReporting ?? []),
       nsfwExplicit: t(lex.nsfw.explicit),
@@ -264,7 +273,10 @@ function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader
   const window = s.tokens.length > 0 ? NEGATION_WINDOW_WORDS : NEGATION_WINDOW_CHARS;
   // Another language's negation word that is an ordinary word in the reading language does not count.
   const foreign = reader === c ? [] : (reader.lex.negation.foreign ?? []);
-  const own = (n: TermMatch) => !foreign.includes(n.term);
+  // A negation inside a suggesting question negates nothing: "why don't we just deport them all".
+  const rhetorical = c.negRhetorical.length > 0 ? findTerms(s, c.negRhetorical) : [];
+  const own = (n: TermMatch) =>
+    !foreign.includes(n.term) && !rhetorical.some((r) => n.start >= r.start && n.end <= r.end);
   // A negation in another clause negates that clause: "plan cul ce soir, pas de prise de tête".
   const before = findTerms(s, c.negBefore).filter(own);
   if (
@@ -627,6 +639,25 @@ function isPlaySentence(s: PreparedSentence, l: CompiledLexicon): boolean {
   return someOutside(play, not);
 }
 
+/**
+ * The sentence opens with a refutation in one of the lexicons (spaced languages; zh, ja and ko write
+ * theirs after the claim in the same sentence): "Women are too dumb to lead. That is a sexist myth."
+ * The refutation must end its clause, or one word later ("Eso es un mito racista."): in "C'est un
+ * crime de le nier" (it is a crime to deny it) the words "c'est un crime" do not deny what came before.
+ */
+function opensWithRefutation(s: PreparedSentence, lexicons: readonly CompiledLexicon[]): boolean {
+  if (s.tokens.length === 0) return false;
+  return lexicons.some(
+    (l) =>
+      l.negRefute.length > 0 &&
+      findTerms(s, l.negRefute).some(
+        (n) =>
+          n.start <= REFUTE_OPENING_WORDS &&
+          (s.tokens[n.end - 1]!.clauseEnd || s.tokens[n.end]?.clauseEnd === true),
+      ),
+  );
+}
+
 /** Scores a text with the lexicons of the given languages (no language identification). */
 export function scoreTextWithLanguages(
   text: string,
@@ -660,9 +691,21 @@ export function scoreTextWithLanguages(
       i < sentences.length &&
       (playful[i] ??= context.some((l) => isPlaySentence(sentences[i]!.prepared, l)));
     const paired = PAIRED[policy];
+    const refuters = contextLexicons(c, candidates);
     let previousWeak: TextEvidence[] = [];
     sentences.forEach(({ original, prepared }, i) => {
       let evidence = scoreSentence(prepared, c, policy, original, candidates);
+      // A hateful claim the next sentence calls a myth or a lie is denied, as a negation would.
+      if (
+        policy === 'hate' &&
+        evidence.some((e) => !e.negated) &&
+        i + 1 < sentences.length &&
+        !sentences[i + 1]!.original.endsWith('?') &&
+        opensWithRefutation(sentences[i + 1]!.prepared, refuters)
+      )
+        evidence = evidence.map((e) =>
+          e.negated ? e : { ...e, weight: e.weight * TEXT_DAMPING.negated, negated: true },
+        );
       if (
         policy === 'violence' &&
         evidence.length > 0 &&

@@ -3290,6 +3290,24 @@ export const de: Lexicon = {
     r10aufs: ['aufs', 'auf die', 'auf den', 'ins', 'in die', 'in den'],
   },
   negation: {
+    // Vorschläge als Frage: "warum schmeißen wir die nicht mal raus?", "wieso knallt den keiner ab?".
+    rhetorical: [
+      'warum ~5 nicht mal',
+      'warum ~5 nicht einfach',
+      'warum ~5 nicht endlich',
+      'warum ~5 nicht gleich',
+      'wieso ~5 nicht mal',
+      'wieso ~5 nicht einfach',
+      'wieso ~5 nicht endlich',
+      'wieso ~5 nicht gleich',
+      'weshalb ~5 nicht einfach',
+      'warum nicht',
+      'wieso nicht',
+      'warum ~3 keiner',
+      'wieso ~3 keiner',
+      'warum ~3 niemand',
+      'wieso ~3 niemand',
+    ],
     refute: [
       'ist ein mythos',
       'ist falsch',

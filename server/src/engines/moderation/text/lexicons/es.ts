@@ -3269,6 +3269,14 @@ export const es: Lexicon = {
     gtiempoes: ['noche', 'dia', 'manana', 'tarde', 'semana', 'fin de semana'],
   },
   negation: {
+    // Sugerencias en forma de pregunta: «¿por qué no los echamos a todos?», «¿por qué nadie le pega un tiro?».
+    rhetorical: [
+      'por que no !todos !todas !son !es !era !eran',
+      'por que nadie',
+      'porque no los',
+      'porque no las',
+      'porque nadie le',
+    ],
     refute: [
       // Round 11
       'eso era machismo',

@@ -3129,6 +3129,16 @@ export const fr: Lexicon = {
     gtempsfr: ['nuit', 'jour', 'soir', 'matin', 'semaine', 'week end'],
   },
   negation: {
+    // Suggestions posées en question : « pourquoi ne pas les virer ? », « pourquoi personne ne le bute ? ».
+    rhetorical: [
+      'pourquoi ne pas',
+      'pourquoi personne ne',
+      'pourquoi on ne ~3 pas',
+      'pourquoi on ~3 pas',
+      'pourquoi tu ne ~3 pas',
+      'pourquoi vous ne ~3 pas',
+      'pourquoi nous ne ~3 pas',
+    ],
     refute: [
       // Round 11
       'c etait du sexisme',

@@ -2884,6 +2884,8 @@ export const it: Lexicon = {
     gpalla: ['al pallone', 'alla palla', 'alla porta', 'al sacco', 'al muro', 'alla macchina'],
   },
   negation: {
+    // Proposte in forma di domanda: «perché non li rimandiamo tutti a casa?», «perché nessuno gli spara?».
+    rhetorical: ['perche non !tutti !tutte !sono !e !era !erano', 'perche nessuno'],
     refute: ['e un mito', 'e falso', 'e una bufala', 'e stato smentito', 'e una fake news', 'e una leggenda'],
     before: ['non', 'mai', 'nessun*', 'senza', 'contro !{wall}'],
     after: [],

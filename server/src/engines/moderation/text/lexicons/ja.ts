@@ -1783,6 +1783,8 @@ export const ja: Lexicon = {
     jgay: ['ホモ', 'ゲイ', 'レズ', '同性愛', '同性愛者', 'オカマ', 'トランス'],
   },
   negation: {
+    // Suggestions as questions (なんで追い出さないの？) and the volitional 〜うじゃないか (let's): 追い出そうじゃないか.
+    rhetorical: ['なんで~10ないの', 'どうして~10ないの', 'なぜ~10ないのか', 'うじゃないか', 'うではないか'],
     before: ['決して', '絶対に', '反対'],
     after: [
       // 殴ったことは一度もない: has never hit.

@@ -2551,6 +2551,8 @@ export const ko: Lexicon = {
     ],
   },
   negation: {
+    // Suggestions as questions: 왜 다 쫓아내지 않아? 왜 안 죽여?
+    rhetorical: ['왜 ~3 않*', '왜 ~2 안'],
     before: ['안', '못', '절대', '절대로', '반대'],
     // 편견: what was just said called prejudice ('...머리가 나쁘다는 건 편견이다').
     // 적이 없다: has never (아내를 때린 적이 없다, he has never hit his wife).

@@ -2862,6 +2862,14 @@ export const nl: Lexicon = {
     r11mashnl: ['onherkenbaar', 'pulp', 'moes', 'kapot', 'openlag', 'gebroken', 'een bloederige massa'],
   },
   negation: {
+    // Voorstellen als vraag: "waarom schieten we ze niet gewoon neer?".
+    rhetorical: [
+      'waarom ~5 niet gewoon',
+      'waarom ~5 niet meteen',
+      'waarom ~5 niet gelijk',
+      'waarom ~5 niet eindelijk',
+      'waarom ~3 niemand',
+    ],
     refute: [
       'is een mythe',
       'is weerlegd',

@@ -3085,6 +3085,13 @@ export const pt: Lexicon = {
     ],
   },
   negation: {
+    // Sugestões em forma de pergunta: «por que não expulsamos todos?», «por que ninguém dá um tiro nele?».
+    rhetorical: [
+      'por que nao !todos !todas !sao !e !era !eram',
+      'por que ninguem',
+      'pq nao !todos !todas !sao !e',
+      'pq ninguem',
+    ],
     refute: ['e um mito', 'e falso', 'e mentira', 'foi desmentido', 'e fake news', 'e uma lenda'],
     before: ['nao !{gkeep}', 'nunca', 'jamais', 'ninguem', 'nenhum*', 'sem', 'contra !{wall}'],
     after: [],

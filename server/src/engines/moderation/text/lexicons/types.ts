@@ -58,6 +58,12 @@ export interface Lexicon {
      * REFUTE_WINDOW_WORDS after the match): ru `это миф` in "женщины тупее мужчин — это миф".
      */
     refute?: string[];
+    /**
+     * Questions that suggest, not deny: a negation word inside a match of one of them negates
+     * nothing. en `why do not we` in "why don't we just deport them all?", de `warum ~4 nicht mal` in
+     * "warum schmeißen wir die nicht mal raus?". A question about the past ("why didn't he") is not one.
+     */
+    rhetorical?: string[];
   };
   /** Words of reported speech and news (said, police, court, according to): they damp a sentence's evidence. */
   reporting: string[];
