@@ -304,6 +304,26 @@ describe('scoring rules', () => {
     expect(myth.score).toBeLessThan(0.5);
   });
 
+  it('reads "they" at the start of a sentence as the group named just before (hate.anaphora)', async () => {
+    for (const text of [
+      'Look at the migrants in our street. They are all thieves.',
+      'Regardez les immigrés du quartier. Ils sont tous des voleurs.',
+      'Посмотри на этих мигрантов. Они все воры.',
+      '看看那些穆斯林。他们都是恐怖分子。',
+      '移民が増えた。あいつらは全員犯罪者だ。',
+      '이민자들이 늘었다. 그들은 다 범죄자다.',
+    ])
+      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeGreaterThanOrEqual(0.5);
+    for (const text of [
+      'Look at the migrants in our street. They are all exhausted after the journey.',
+      // No group before "they" (Mexican food names no people), or no claim after it.
+      'I love Mexican food. They are all thieves.',
+      'The burglars were caught. They are all thieves.',
+      'Migrants arrived yesterday. They were all welcomed by volunteers.',
+    ])
+      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+  });
+
   it('lets a sentence that opens with a refutation deny the hateful claim before it', async () => {
     for (const text of [
       'Women are too dumb to lead. That is a sexist myth.',

@@ -135,6 +135,8 @@ interface CompiledLexicon {
   dehumanizing: CompiledTerm[];
   exclusion: CompiledTerm[];
   predicates: CompiledTerm[];
+  /** hate.anaphora, normalised. */
+  anaphora: string[];
 }
 
 /** naughty-words (CC-BY-4.0, LDNOOBW) for the language, minus what our own lists already classify. */
@@ -217,6 +219,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       dehumanizing: t(lex.hate.dehumanizing),
       exclusion: t(lex.hate.exclusion),
       predicates: t(lex.hate.predicates),
+      anaphora: (lex.hate.anaphora ?? []).map((a) => normalize(a, lang)),
     };
     compiled.set(lang, c);
   }
@@ -658,6 +661,45 @@ function opensWithRefutation(s: PreparedSentence, lexicons: readonly CompiledLex
   );
 }
 
+/**
+ * The group named last in a sentence, as written there (normalised), or undefined: the words a
+ * following "they" stands for. A group word inside an ordinary phrase ("Mexican food") names no one.
+ */
+function lastGroup(s: PreparedSentence, c: CompiledLexicon): string | undefined {
+  const ordinary = c.hateBenign.length > 0 ? findTerms(s, c.hateBenign) : [];
+  const groups = longestMatches(findTerms(s, c.groups)).filter(
+    (m) => !ordinary.some((o) => m.start < o.end && o.start < m.end),
+  );
+  const last = groups.at(-1);
+  if (!last) return undefined;
+  if (s.tokens.length === 0) return s.text.slice(last.start, last.end);
+  return s.tokens
+    .slice(last.start, last.end)
+    .map((t) => t.text)
+    .join(' ');
+}
+
+/**
+ * Where the anaphor the sentence opens with ("they", 他们, 그들: one of the lexicon's `hate.anaphora`)
+ * stands, or undefined when it opens with none.
+ */
+function openingAnaphor(
+  text: string,
+  lang: TextLanguage,
+  anaphora: readonly string[],
+): { start: number; end: number } | undefined {
+  const start = text.search(/[\p{L}\p{N}]/u);
+  if (start < 0) return undefined;
+  for (const a of anaphora) {
+    if (!text.startsWith(a, start)) continue;
+    // In spaced languages the anaphor is a whole word ("they", not "theyre" or "ilsa").
+    const after = text.charAt(start + a.length);
+    if (!isUnspaced(lang) && lang !== 'ko' && /[\p{L}\p{N}]/u.test(after)) continue;
+    return { start, end: start + a.length };
+  }
+  return undefined;
+}
+
 /** Scores a text with the lexicons of the given languages (no language identification). */
 export function scoreTextWithLanguages(
   text: string,
@@ -674,13 +716,11 @@ export function scoreTextWithLanguages(
     // Sentences are split before lower-casing: ICU starts a sentence only at a capital letter.
     const echo = policy === 'hate' ? c.lex.hate.echo : undefined;
     const split = splitSentences(text, lang).map((sentence) => normalize(sentence.text, lang));
-    const sentences = carryQuotations(split).map((normalized, i) => ({
-      original: split[i]!.trim(),
-      prepared: prepareSentence(
-        readEchoes(policy === 'hate' ? readMasked(normalized, c) : normalized, lang, echo),
-        lang,
-      ),
-    }));
+    const sentences = carryQuotations(split).map((normalized, i) => {
+      const read = readEchoes(policy === 'hate' ? readMasked(normalized, c) : normalized, lang, echo);
+      return { original: split[i]!.trim(), read, prepared: prepareSentence(read, lang) };
+    });
+    const anaphora = policy === 'hate' ? c.anaphora : [];
     // Play (a workout, a game) damps the violence of its sentence and of the neighbouring ones.
     // Like negation and reporting, any candidate language's play words count; looked up only for a
     // sentence with violence evidence.
@@ -693,8 +733,16 @@ export function scoreTextWithLanguages(
     const paired = PAIRED[policy];
     const refuters = contextLexicons(c, candidates);
     let previousWeak: TextEvidence[] = [];
-    sentences.forEach(({ original, prepared }, i) => {
+    sentences.forEach(({ original, read, prepared }, i) => {
       let evidence = scoreSentence(prepared, c, policy, original, candidates);
+      // "… the migrants in our street. They are all thieves.": read "they" as the group named just before.
+      const anaphor = i > 0 && anaphora.length > 0 ? openingAnaphor(read, lang, anaphora) : undefined;
+      const group = anaphor && lastGroup(sentences[i - 1]!.prepared, c);
+      if (anaphor && group) {
+        const replaced = read.slice(0, anaphor.start) + group + read.slice(anaphor.end);
+        const carried = scoreSentence(prepareSentence(replaced, lang), c, policy, original, candidates);
+        if (sentenceScore(carried) > sentenceScore(evidence)) evidence = carried;
+      }
       // A hateful claim the next sentence calls a myth or a lie is denied, as a negation would.
       if (
         policy === 'hate' &&

@@ -4149,6 +4149,8 @@ export const ar: Lexicon = {
     ],
   },
   hate: {
+    // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
+    anaphora: ['هم', 'هؤلاء', 'هدول', 'هذول'],
     echo: 'اليهود',
     // شاذ is also "irregular" in grammar (فعل شاذ, an irregular verb).
     benign: ['يرجعوا ~2 افريقيا ~2 {r10aholiday}', 'فعل شاذ', 'جمع شاذ', 'شاذ عن القاعدة', 'افعال شاذة'],

@@ -5194,6 +5194,8 @@ export const de: Lexicon = {
     ],
   },
   hate: {
+    // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
+    anaphora: ['sie', 'diese leute', 'die leute', 'solche leute'],
     echo: 'juden',
     benign: [
       'gewalt gegen {group}',

@@ -5754,6 +5754,8 @@ export const en: Lexicon = {
     ],
   },
   hate: {
+    // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
+    anaphora: ['they', 'these people', 'those people', 'all of them'],
     echo: 'jews',
     benign: [
       // People complaining of how they are treated, not called animals: "refugees say they are treated like animals".

@@ -5170,6 +5170,8 @@ export const fr: Lexicon = {
     ],
   },
   hate: {
+    // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
+    anaphora: ['ils', 'elles', 'ces gens', 'tous ces gens', 'eux'],
     echo: 'juifs',
     benign: [
       // Se plaindre d'être traité comme des animaux n'est pas les traiter de vermine.

@@ -3132,6 +3132,8 @@ export const ja: Lexicon = {
     ],
   },
   hate: {
+    // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
+    anaphora: ['彼ら', 'あいつら', 'こいつら', 'そいつら', '奴ら', 'やつら', 'あの人たち'],
     echo: 'ユダヤ人',
     mention: [
       '言葉',

@@ -4489,6 +4489,8 @@ export const nl: Lexicon = {
     ],
   },
   hate: {
+    // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
+    anaphora: ['ze', 'zij', 'die mensen', 'dat soort mensen', 'dat volk'],
     echo: 'joden',
     // Een saus en een aap, geen scheldwoord: "frikandel met zigeunersaus", "berberapen zijn makaken".
     benign: [

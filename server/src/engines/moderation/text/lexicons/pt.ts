@@ -4873,6 +4873,8 @@ export const pt: Lexicon = {
     ],
   },
   hate: {
+    // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
+    anaphora: ['eles', 'elas', 'essa gente', 'esse povo'],
     benign: [
       'nao pertencem a nenhum',
       'nao pertencem a nenhuma',

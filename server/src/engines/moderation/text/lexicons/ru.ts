@@ -4814,6 +4814,8 @@ export const ru: Lexicon = {
     ],
   },
   hate: {
+    // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
+    anaphora: ['они', 'эти люди', 'все они', 'такие люди'],
     echo: 'евреи',
     slurs: [
       'черножоп*',

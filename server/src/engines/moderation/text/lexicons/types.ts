@@ -206,6 +206,14 @@ export interface Lexicon {
      * "(((they))) run the banks" is read as "jews run the banks" by the group rules (scoreText.ts).
      */
     echo?: string;
+    /**
+     * Words that open a sentence and stand for the group named in the sentence before: "Look at the
+     * migrants in our street. They are all thieves." (en `they`). The sentence is then also read with
+     * the group's own words in their place, so the group rules read "migrants are all thieves".
+     * Written normalised (lower case, no accents); in zh, ja and ko the word may run into the next
+     * (그들은: 그들 + the particle 은).
+     */
+    anaphora?: string[];
     /** Neutral names of protected groups (no weight alone). */
     groups: string[];
     /** Dehumanising words: vermin, parasites, animals, disease (0.2 alone; 0.9 with a group). */
