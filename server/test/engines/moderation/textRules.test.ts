@@ -312,6 +312,9 @@ describe('scoring rules', () => {
       '看看那些穆斯林。他们都是恐怖分子。',
       '移民が増えた。あいつらは全員犯罪者だ。',
       '이민자들이 늘었다. 그들은 다 범죄자다.',
+      // The subject left out: the group goes before the verb.
+      'Mira a los gitanos del barrio. Son todos ladrones.',
+      '看看那些穆斯林。都是恐怖分子。',
     ])
       expect((await scoreTextDetailed(text, 'hate')).score, text).toBeGreaterThanOrEqual(0.5);
     for (const text of [
@@ -320,6 +323,7 @@ describe('scoring rules', () => {
       'I love Mexican food. They are all thieves.',
       'The burglars were caught. They are all thieves.',
       'Migrants arrived yesterday. They were all welcomed by volunteers.',
+      'Llegaron los refugiados sirios. Son las diez de la noche.',
     ])
       expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
   });

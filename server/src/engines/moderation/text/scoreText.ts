@@ -219,7 +219,9 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       dehumanizing: t(lex.hate.dehumanizing),
       exclusion: t(lex.hate.exclusion),
       predicates: t(lex.hate.predicates),
-      anaphora: (lex.hate.anaphora ?? []).map((a) => normalize(a, lang)),
+      anaphora: (lex.hate.anaphora ?? []).map((a) =>
+        a.startsWith('+') ? `+${normalize(a.slice(1), lang)}` : normalize(a, lang),
+      ),
     };
     compiled.set(lang, c);
   }
@@ -690,12 +692,15 @@ function openingAnaphor(
 ): { start: number; end: number } | undefined {
   const start = text.search(/[\p{L}\p{N}]/u);
   if (start < 0) return undefined;
-  for (const a of anaphora) {
+  for (const entry of anaphora) {
+    // '+son': the subject left out before a verb (es "Son todos ladrones"); the group goes before it.
+    const kept = entry.startsWith('+');
+    const a = kept ? entry.slice(1) : entry;
     if (!text.startsWith(a, start)) continue;
     // In spaced languages the anaphor is a whole word ("they", not "theyre" or "ilsa").
     const after = text.charAt(start + a.length);
     if (!isUnspaced(lang) && lang !== 'ko' && /[\p{L}\p{N}]/u.test(after)) continue;
-    return { start, end: start + a.length };
+    return { start, end: kept ? start : start + a.length };
   }
   return undefined;
 }
@@ -739,7 +744,8 @@ export function scoreTextWithLanguages(
       const anaphor = i > 0 && anaphora.length > 0 ? openingAnaphor(read, lang, anaphora) : undefined;
       const group = anaphor && lastGroup(sentences[i - 1]!.prepared, c);
       if (anaphor && group) {
-        const replaced = read.slice(0, anaphor.start) + group + read.slice(anaphor.end);
+        const space = anaphor.end === anaphor.start && !isUnspaced(lang) ? ' ' : '';
+        const replaced = read.slice(0, anaphor.start) + group + space + read.slice(anaphor.end);
         const carried = scoreSentence(prepareSentence(replaced, lang), c, policy, original, candidates);
         if (sentenceScore(carried) > sentenceScore(evidence)) evidence = carried;
       }

@@ -5264,7 +5264,7 @@ export const es: Lexicon = {
   },
   hate: {
     // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
-    anaphora: ['ellos', 'ellas', 'esa gente', 'esta gente', 'todos ellos'],
+    anaphora: ['ellos', 'ellas', 'esa gente', 'esta gente', 'todos ellos', '+son', '+todos son'],
     echo: 'judíos',
     benign: [
       // Quejarse de ser tratados como animales no es llamarlos alimañas.

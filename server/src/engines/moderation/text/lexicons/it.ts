@@ -4485,7 +4485,7 @@ export const it: Lexicon = {
   },
   hate: {
     // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
-    anaphora: ['loro', 'quelli', 'questa gente', 'quella gente', 'costoro'],
+    anaphora: ['loro', 'quelli', 'questa gente', 'quella gente', 'costoro', '+sono', '+tutti sono'],
     // Not belonging to a party or a school of thought: no exclusion.
     benign: [
       'non appartengono a un',

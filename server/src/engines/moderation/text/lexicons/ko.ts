@@ -3836,7 +3836,19 @@ export const ko: Lexicon = {
   },
   hate: {
     // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
-    anaphora: ['그들', '걔네', '걔들', '그놈들', '저것들', '이것들', '그 사람들', '저 사람들'],
+    anaphora: [
+      '그들',
+      '걔네',
+      '걔들',
+      '그놈들',
+      '저것들',
+      '이것들',
+      '그 사람들',
+      '저 사람들',
+      '+다들',
+      '+전부',
+      '+하나같이',
+    ],
     echo: '유대인',
     slurs: [
       ...groupBastards(GROUPS),

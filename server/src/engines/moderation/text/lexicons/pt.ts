@@ -4874,7 +4874,7 @@ export const pt: Lexicon = {
   },
   hate: {
     // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
-    anaphora: ['eles', 'elas', 'essa gente', 'esse povo'],
+    anaphora: ['eles', 'elas', 'essa gente', 'esse povo', '+sao', '+todos sao'],
     benign: [
       'nao pertencem a nenhum',
       'nao pertencem a nenhuma',

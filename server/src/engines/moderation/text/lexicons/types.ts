@@ -211,7 +211,8 @@ export interface Lexicon {
      * migrants in our street. They are all thieves." (en `they`). The sentence is then also read with
      * the group's own words in their place, so the group rules read "migrants are all thieves".
      * Written normalised (lower case, no accents); in zh, ja and ko the word may run into the next
-     * (그들은: 그들 + the particle 은).
+     * (그들은: 그들 + the particle 은). An entry written `+son` is a word that opens a sentence whose
+     * subject is left out (es "Son todos ladrones", ja 全員犯罪者だ): the group goes before it.
      */
     anaphora?: string[];
     /** Neutral names of protected groups (no weight alone). */

@@ -3341,7 +3341,7 @@ export const zh: Lexicon = {
   },
   hate: {
     // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
-    anaphora: ['他们', '她们', '这些人', '那些人', '这帮人', '这群人'],
+    anaphora: ['他们', '她们', '这些人', '那些人', '这帮人', '这群人', '+都是', '+全是', '+个个都是'],
     echo: '犹太人',
     slurs: [
       '黑鬼',
