@@ -54,6 +54,17 @@ export const en: Lexicon = {
     'kaffirboom*',
   ],
   classes: {
+    r12tyre: [
+      'burning tyre',
+      'burning tire',
+      'flaming tyre',
+      'flaming tire',
+      'tyre',
+      'tire',
+      'petrol soaked tyre',
+      'petrol soaked tire',
+    ],
+    r12dumbadj: ['stupid', 'dumb', 'emotional', 'hysterical', 'irrational', 'useless', 'brainless', 'thick'],
     r12woman: [
       'bartender',
       'waitress',
@@ -359,6 +370,10 @@ export const en: Lexicon = {
       'stops breathing',
     ],
     r12copy: [
+      'carries on his work',
+      'carry on his work',
+      'continues his work',
+      'continue his work',
       'finishes what he started',
       'finish what he started',
       'finishes the job',
@@ -4043,6 +4058,10 @@ export const en: Lexicon = {
       'erection that lasts',
     ],
     adCues: [
+      // Round 12
+      'no withheld numbers',
+      'no hidden numbers',
+      'receives in',
       'come over',
       'u up',
       'you up',
@@ -4078,6 +4097,9 @@ export const en: Lexicon = {
       'massage parlor',
     ],
     explicit: [
+      // Round 12, probed further: going straight to a hotel to fuck
+      'let me fuck you !up',
+      'straight to ~2 hotel ~6 fuck',
       // Round 12: requests to write or picture sex with a crude verb, or sex with an explicitness marker
       '{r11wa} ~1 {r11scene} ~12 {r12fucking} !up !over !around !off',
       '{r11wa} ~1 {r11scene} ~12 {r12sexing} ~12 {r12detail}',
@@ -4911,6 +4933,8 @@ export const en: Lexicon = {
       'zombies',
     ],
     cues: [
+      // Round 12
+      'i mean it $',
       // Round 12: the reader's children asleep, a debt to pay
       'while {yourfamily} ~1 asleep',
       'while {yourfamily} ~1 sleep*',
@@ -5752,6 +5776,18 @@ export const en: Lexicon = {
       'shall i',
     ],
     veiled: [
+      // Round 12, probed further: a walk home at night, the reader's house known, a car accident foretold, bracing for the next meeting
+      'watch yourself walking home',
+      'watch yourself on the way home',
+      'careful walking home at night',
+      'i already know your house',
+      '{know} ~1 your house',
+      '{know} which house is yours',
+      'one day you ll get hit by a car',
+      'you might get hit by a car',
+      'you could get hit by a car',
+      'brace yourself next time',
+      'brace yourself when',
       // Round 12: routines the threatener knows, meeting in real life
       '{know} ~1 {r12routine}',
       'find you irl',
@@ -5938,6 +5974,10 @@ export const en: Lexicon = {
       'hitting ~2 camp tonight',
     ],
     graphic: [
+      // Round 12, probed further: a burning tyre round a neck
+      '{r12tyre} ~2 round ~3 neck',
+      '{r12tyre} ~2 around ~3 neck',
+      'necklace {gvictim} with ~2 {r12tyre}',
       // Round 12: an execution with a shot to the back of the head, a body dissolved in acid, fingers cut off one by one, petrol poured on a prisoner, a bully held under water, the soles of the feet burnt, bullets in the stomach and left to bleed out, a cord round the neck until the face turned blue
       'execut* ~2 {r12captive} ~8 back of ~2 head',
       'execut* a ~2 {r12captive}',
@@ -6777,6 +6817,12 @@ export const en: Lexicon = {
       'stop them by any means',
     ],
     predicates: [
+      // Round 12, probed further: women called stupid and emotional, sent home to have babies
+      '{group} are {r12dumbadj} and {r12dumbadj}',
+      '{group} are so {r12dumbadj} and {r12dumbadj}',
+      'stay home and pop out kids',
+      'stay home and pop out babies',
+      'stay at home and pop out kids',
       // Round 12: a group where it works or lives said to be criminal or stupid, no brains, unfit to lead, at home having babies
       '{group} {r12where} are ~2 {crime}',
       '{group} {r12where} are all ~2 {crime}',

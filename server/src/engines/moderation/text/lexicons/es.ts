@@ -18,6 +18,22 @@ export const es: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['atropelladamente', 'fusil', 'fusiles'],
   classes: {
+    r12esfuego: [
+      'prendieron fuego',
+      'prendio fuego',
+      'prenden fuego',
+      'le prenden fuego',
+      'quemado',
+      'quemada',
+      'quemado vivo',
+      'ardia',
+      'gritando',
+      'se revolcaba',
+      'llamas',
+      'mechero',
+      'cerilla',
+    ],
+    r12esfuel: ['gasolina', 'queroseno', 'keroseno', 'gasoil', 'alcohol', 'acido', 'diesel', 'nafta'],
     // Round 12: a request to write or picture sex with a crude verb, or sex with an explicitness marker
     r12esfollan: [
       'follan',
@@ -286,6 +302,8 @@ export const es: Lexicon = {
     ],
     r12estiros: ['tiros', 'balazos', 'balas', 'disparos', 'plomazos'],
     r12escopy: [
+      'continue su obra',
+      'siga su obra',
       'termine lo que el empezo',
       'termine lo que empezo',
       'acabe lo que el empezo',
@@ -3847,6 +3865,10 @@ export const es: Lexicon = {
       'para de mandarme fotos',
     ],
     adCues: [
+      // Round 12
+      'no numeros ocultos',
+      'numeros ocultos no',
+      'recibe en',
       '{num} ~1 media hora',
       '{num} ~1 la hora',
       '{num} ~1 el completo',
@@ -5265,6 +5287,10 @@ export const es: Lexicon = {
       'si la zorra de mi ex',
     ],
     veiled: [
+      // Round 12, probed further: a car accident foretold, bracing for the next meeting
+      'un dia te va a atropellar',
+      'te podria atropellar un coche',
+      'preparate la proxima vez',
       // Round 12: the reader's routine known, meeting in real life, waiting at the children's school
       '{knowes} ~1 {r12esroutine}',
       'te encuentro en la vida real',
@@ -5427,6 +5453,15 @@ export const es: Lexicon = {
       'acaba en {gcuneta}',
     ],
     graphic: [
+      // Round 12, probed further: kerosene poured on a man, a burning tyre round a neck
+      '{r12eslola} rociaron con {r12esfuel} ~8 {r12esfuego}',
+      'rociado con {r12esfuel} ~8 {r12esfuego}',
+      'rociada con {r12esfuel} ~8 {r12esfuego}',
+      'se le derretia la piel',
+      'llanta ardiendo al cuello',
+      'llanta ~2 al cuello',
+      'neumatico ardiendo ~3 cuello',
+      'neumatico ~2 al cuello',
       // Round 12: a body dissolved alive in acid, petrol poured on a prisoner, a bully held under water until he drowns, bullets in the stomach and left to bleed out, stabbed sixteen times, a cord round the neck until the face turned blue
       'vivo en ~4 acido',
       'con {armases} ~6 {r12eslola} {r12eshacemos} pedazos',
@@ -5881,6 +5916,7 @@ export const es: Lexicon = {
       'travelo*',
     ],
     groups: [
+      'gitano',
       'moro',
       'tias',
       'las tias',
@@ -6041,6 +6077,8 @@ export const es: Lexicon = {
       'raza parasita',
     ],
     exclusion: [
+      'hay que echarlo',
+      'hay que echarla',
       // Round 12: sent back in a boat
       'en ~1 patera de vuelta',
       '{r12esmete} ~4 en ~1 patera',
@@ -6147,6 +6185,10 @@ export const es: Lexicon = {
       'prohibirlos a todos',
     ],
     predicates: [
+      // Round 12, probed further: women called stupid and emotional, sent home to give birth
+      '{group} son {r11esdumb} y {r11esdumb}',
+      'que se queden en casa pariendo',
+      'que se queden en casa a parir',
       // Round 12: women unfit to work or lead, disabled people as vegetables, sterilising or beating a group
       '{group} estan enfermos de la cabeza',
       '{group} ~6 {r12essirven} {r12estask}',

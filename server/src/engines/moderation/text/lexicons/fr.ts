@@ -20,6 +20,21 @@ export const fr: Lexicon = {
     'attaquant*',
   ],
   classes: {
+    r12frfuel: ['kerosene', 'essence', 'petrole', 'white spirit', 'alcool a bruler', 'acide', 'gasoil'],
+    r12frfeu: [
+      'mis le feu',
+      'met le feu',
+      'allume',
+      'enflamme',
+      'brule',
+      'brule vif',
+      'hurl*',
+      'roule* par terre',
+      'flammes',
+      'briquet',
+      'allumette',
+    ],
+    r12frcl: ['l a', 'l ont', 'l avait', 'l avaient', 'les ont', 'l ont completement'],
     // Round 12: a request to write or picture sex with a crude verb, or sex with an explicitness marker
     r12frbaise: [
       'baisent',
@@ -269,6 +284,9 @@ export const fr: Lexicon = {
       '{num}',
     ],
     r12frcopy: [
+      'continuera son oeuvre',
+      'continue son oeuvre',
+      'poursuive son oeuvre',
       'finira ce qu il a commence',
       'finisse ce qu il a commence',
       'finir ce qu il a commence',
@@ -3696,6 +3714,10 @@ export const fr: Lexicon = {
       'arretez de m envoyer des photos',
     ],
     adCues: [
+      // Round 12
+      'pas de numeros masques',
+      'numeros masques',
+      'recoit dans',
       '{num} ~2 de l heure',
       '{num} ~2 l heure',
       '{num} ~2 par heure',
@@ -5121,6 +5143,14 @@ export const fr: Lexicon = {
       'viens dehors',
     ],
     veiled: [
+      // Round 12, probed further: the way home at night, the reader's house known, a car accident foretold, bracing for the next meeting
+      'fais gaffe quand tu rentres le soir',
+      'fais attention quand tu rentres le soir',
+      'je connais deja ta maison',
+      '{knowfr} ~1 ta maison',
+      'un jour tu vas te faire renverser',
+      'tu pourrais te faire renverser',
+      'prepare toi la prochaine fois',
       // Round 12: the reader's routine known, meeting in real life
       '{knowfr} ~1 {r12frroutine}',
       'je te retrouve en vrai',
@@ -5283,6 +5313,14 @@ export const fr: Lexicon = {
       '{tafamille} ~1 vont payer',
     ],
     graphic: [
+      // Round 12, probed further: kerosene poured on a man, a burning tyre round a neck
+      '{r12frcl} asperge* d* {r12frfuel} ~8 {r12frfeu}',
+      '{r12frcl} arrose* d* {r12frfuel} ~8 {r12frfeu}',
+      'sa peau fondait',
+      'pneu enflamme autour du cou',
+      'pneu ~2 autour du cou',
+      'supplice du pneu',
+      'collier de pneu*',
       // Round 12: a body dissolved alive in acid, a bully held under water until he drowns, bullets in the stomach and left to bleed out, the soles of the feet burnt, stabbed sixteen times
       'vivant dans ~4 acide',
       'avec {armes} ~5 {r12frdecoupe} en morceaux',
@@ -5783,6 +5821,7 @@ export const fr: Lexicon = {
       'bande de mongols',
     ],
     groups: [
+      'rom',
       'gonzesses',
       'nanas',
       'femelles',
@@ -6026,6 +6065,10 @@ export const fr: Lexicon = {
       'rayer de la carte',
     ],
     predicates: [
+      // Round 12, probed further: women called stupid and emotional, sent home to have children
+      '{group} sont {r11frdumb} et {r11frdumb}',
+      'qu elles restent a la maison ~2 faire des gosses',
+      'qu elles restent a la maison ~2 faire des enfants',
       // Round 12: women unfit to work or lead, disabled people as vegetables, sterilising or beating a group
       '{group} ~5 elles sont ~1 trop {r11frdumb}',
       '{group} ~3 {r12frsert} {r12frtask}',
