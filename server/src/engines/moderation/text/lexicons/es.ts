@@ -169,7 +169,7 @@ export const es: Lexicon = {
       'morra',
       'chica',
     ],
-    r12esme: ['me', 'se', 'nos'],
+    r12esme: ['me', 'nos'],
     r12esla: ['a la', 'a una', 'a esa', 'a mi', 'a su', 'a tu', 'a la de', 'a la del'],
     r12esmueble: [
       'la mesa',

@@ -166,7 +166,6 @@ export const fr: Lexicon = {
       'la machine a laver',
       'la photocopieuse',
       'le lavabo',
-      'le parking',
     ],
     r12frprends: [
       'je te prends',
