@@ -5291,8 +5291,8 @@ export const nl: Lexicon = {
       'hadden nooit geboren moeten worden',
     ],
     predicates: [
-      '{r12womenxnl} ~10 {r12theyarenl} ~2 {r12dumbnl}',
-      'geen {r12womenxnl} ~10 {r12theyarenl} ~2 {r12dumbnl}',
+      '{r12womenxnl} ~4 {r12theyarenl} ~2 {r12dumbnl}',
+      'geen {r12womenxnl} ~4 {r12theyarenl} ~2 {r12dumbnl}',
       'geen {r12womenxnl} ~3 aannemen',
       '{r12womenxnl} ~3 zijn ~2 alleen goed voor',
       '{r12womenxnl} ~4 alleen goed voor ~3 koffie',
