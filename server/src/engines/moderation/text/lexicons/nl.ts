@@ -55,6 +55,16 @@ export const nl: Lexicon = {
     'verbranding*',
   ],
   classes: {
+    r12boatnl: [
+      'bootje',
+      'boot',
+      'rubberboot',
+      'rubberbootje',
+      'vliegtuig',
+      'veewagen',
+      'vrachtwagen',
+      'gammel bootje',
+    ],
     r12scream2nl: ['gillend', 'schreeuwend', 'krijsend', 'brandend', 'in brand'],
     r12costnl: [
       'alleen',
@@ -184,10 +194,6 @@ export const nl: Lexicon = {
       'sportschool',
       'gym',
       'supermarkt',
-      'bushalte',
-      'halte',
-      'trein',
-      'bus',
       'kapper',
       'straat',
       'flat',
@@ -3981,6 +3987,8 @@ export const nl: Lexicon = {
       'overtreding',
     ],
     cues: [
+      'trek ~2 klacht in',
+      'klacht ~1 intrekken',
       '{r11yourkidsnl} ook',
       'terwijl {jefamilie} ~1 slapen',
       'terwijl je kinderen slapen',
@@ -4580,6 +4588,9 @@ export const nl: Lexicon = {
       'kom dan',
     ],
     veiled: [
+      'je snapt ~1 wat ik bedoel',
+      'je begrijpt ~1 wat ik bedoel',
+      'te lijf',
       'je gaat eraan',
       'ik ga je kapotmaken',
       '{r12shamenl} ~8 {r12mishapnl}',
@@ -5198,6 +5209,8 @@ export const nl: Lexicon = {
       'als {dhnl} ~2 {dhtreatnl}',
     ],
     exclusion: [
+      '{group} ~1 moeten ~2 terug in ~1 {r12boatnl}',
+      'stuur ze terug in ~1 {r12boatnl}',
       'verhuur nooit',
       'verhuur niet',
       'neem nooit',

@@ -85,6 +85,7 @@ export const ru: Lexicon = {
     'закопане',
   ],
   classes: {
+    r12goru: ['идем', 'пойдем', 'едем', 'выходим', 'собираемся', 'поедем', 'идем все'],
     r12memberofru: [
       'партии',
       'семьи',
@@ -4276,6 +4277,11 @@ export const ru: Lexicon = {
       'в кино',
     ],
     incitement: [
+      '{r12goru} ~3 с {r10weapinsru} ~1 на',
+      'чтоб ты ~2 захлебнулся',
+      'чтоб ты ~2 захлебнулась',
+      'захлебнись ~2 кровью',
+      'чтоб ты ~2 захлебнулся ~2 кровью',
       'забьем ~2 насмерть',
       'забьем его ~1 до смерти',
       'забьем ~1 ногами',
@@ -5004,6 +5010,8 @@ export const ru: Lexicon = {
       'по мячу',
     ],
     graphic: [
+      '{r11genru} ~4 {r12picru} ~3 {r12whereru} ~8 {r11tortru}',
+      '{r11genru} ~4 {r12picru} ~3 {r12whereru} ~8 {r11tortpl}',
       '{r12himru} подожгли ~8 {r12screamru}',
       '{r10instr} ~2 по ~1 {r10headdat} ~2 пока ~3 не {r12shatterru}',
       '{r12hitvru} ~2 {r10instr} ~2 по ~1 {r10headdat} ~2 пока ~3 не {r12shatterru} ~8 {rinjury}',
