@@ -210,6 +210,7 @@ export const ar: Lexicon = {
       'تعقيمهم',
       'ينخصوا',
     ],
+    r12aworkplace: ['ورشة', 'شركة', 'مكتب', 'مصنع', 'موقع', 'ورشه', 'شركه', 'محل', 'مستشفى', 'ادارة'],
     r12asexv: [
       'يمارسوا الجنس',
       'يمارسو الجنس',
@@ -473,14 +474,10 @@ export const ar: Lexicon = {
       'تبذير ~1 اكسجين',
       'هدر ~1 اكسجين',
       'مضيعة ~1 اكسجين',
-      'عالة',
-      'عبء',
       'زبالة',
       'نفايات',
       'خضار',
       'خضرة',
-      'عالة على المجتمع',
-      'عبء على المجتمع',
       'ما الهم لزمة',
       'ملهمش لازمة',
     ],
@@ -3325,7 +3322,19 @@ export const ar: Lexicon = {
     // Words that reject what was just said: 'describing refugees as insects is hate speech, rejected'.
     after: ['خطاب كراهية', 'خطاب الكراهية', 'مرفوض', 'كلام مرفوض'],
     /** A claim called racism or a myth after it: المهاجرين مجرمين ... عنصرية واضحة. */
-    refute: ['عنصرية واضحة', 'عنصرية صريحة', 'ادعاء عنصري', 'خرافة', 'صورة نمطية'],
+    refute: [
+      'لا طبعا',
+      'طبعا لا',
+      'هاد اجرام',
+      'هذا اجرام',
+      'هاد ظلم',
+      'هذا ظلم',
+      'عنصرية واضحة',
+      'عنصرية صريحة',
+      'ادعاء عنصري',
+      'خرافة',
+      'صورة نمطية',
+    ],
   },
   reporting: [
     // A question about what a phrase means talks about the words (round 11).
@@ -5006,11 +5015,13 @@ export const ar: Lexicon = {
       'ينبادوا',
     ],
     predicates: [
+      '{r10adisab} {r12acop} عالة',
+      '{r10adisab} {r12acop} عبء',
       '{r10adisab} ~6 خليهم ~1 {r12adie}',
       '{group} ~6 خليهم ~1 {r12adie}',
       'المرة ~2 {r11amust} ~1 {r12ashut2}',
       '{r11awomen} ~2 {r11amust} ~1 {r12ashut2}',
-      'لا {r12ahire} {r11awomen}',
+      'لا {r12ahire} {r11awomen} ~2 {r12aworkplace}',
       'لا {r12ahire} {r11awomen} ~8 {r12adumb}',
       '{r11awomen} ~6 {r12ashe} ~1 {r12adumb}',
       '{r11awomen} ~2 كلهن {r12adumb}',

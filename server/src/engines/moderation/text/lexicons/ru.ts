@@ -108,6 +108,24 @@ export const ru: Lexicon = {
       'думы',
       'академии',
     ],
+    r12copru: ['это', 'просто', 'лишь', 'всего лишь', 'сплошная', 'все', 'сплошные', 'одна'],
+    r12chorecru: [
+      'чтобы',
+      'для',
+      'варить',
+      'готовить',
+      'рожать',
+      'кухни',
+      'постели',
+      'секса',
+      'уборки',
+      'борщ*',
+      'стирать',
+      'кофе',
+      'убирать',
+      'мыть',
+      'ублажать',
+    ],
     r12furnru: [
       'столе',
       'диване',
@@ -4174,6 +4192,8 @@ export const ru: Lexicon = {
   violence: {
     cues: [
       'кто с нами',
+      'никого не жалеть',
+      'никого не щадить',
       'деньги ~3 до ~1 {r12dayru}',
       'верни ~3 до ~1 {r12dayru}',
       'так что деньги',
@@ -4836,9 +4856,6 @@ export const ru: Lexicon = {
       'знаю ~3 {r12routineplru} ты {r12routine2ru}',
       'брать арматуру',
       'берем арматуру',
-      'с арматурой',
-      'никого не жалеть',
-      'никого не щадить',
       'ловить ~3 по одному',
       'смотри в оба',
       'гляди в оба',
@@ -4967,6 +4984,11 @@ export const ru: Lexicon = {
     // Killing an animal, a monster or a zombie, with its blood: выстрелил в голову оленю, кровь повсюду.
     // A ball, a wave, lightning that hit someone: мяч ударил его по голове.
     benign: [
+      'с битами на бейсбол',
+      'на бейсбол',
+      'на тренировку',
+      'на лапту',
+      'на крикет',
       // Killing time: хочу убить время в аэропорту.
       'убить время',
       'убит* двух зайцев',
@@ -5500,8 +5522,9 @@ export const ru: Lexicon = {
       '{r12womenxru} ~8 {r12theyru} ~2 {r12dumbru}',
       'не {r12hireru} {r12womenxru} ~8 {r12theyru} ~2 {r12dumbru}',
       'не {r12hireru} {r12womenxru} на ~1 {r12jobru}',
-      '{r12womenxru} ~3 {r12onlyru}',
-      '{r10disru} ~2 {r12wasteru}',
+      '{r12womenxru} ~3 {r12onlyru} ~2 {r12chorecru}',
+      '{r10disru} ~1 {r12copru} ~1 {r12wasteru}',
+      '{r10disru} {r12wasteru}',
       '{r10disru} это овощи',
       '{group} ~2 надо {r10sterru}',
       '{group} ~3 {r12mustbeatru} ~3 пока ~3 не станут ~1 {r12straightru}',
