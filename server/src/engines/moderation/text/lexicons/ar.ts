@@ -5020,7 +5020,7 @@ export const ar: Lexicon = {
       '{r10adisab} {r12awaste}',
       '{r10adisab} {r12acop} {r12awaste}',
       '{group} ~2 {r11amust} ~1 {r12abeat}',
-      '{r12abeat} ~2 {r11auntil} ~1 يصيروا ~1 {r12aman}',
+      '{group} ~6 {r12abeat} ~2 {r11auntil} ~1 يصيروا ~1 {r12aman}',
       // الجولة 11: «ما في ولا واحد منيح من الصعايدة»، «الغجر ما فيهم واحد نظيف».
       'ما في ولا واحد {r11adecent} ~2 من {group}',
       'ما فيهم ولا واحد ~2 {r11adecent}',

@@ -361,6 +361,7 @@ export const nl: Lexicon = {
       'de vergadertafel',
       'het kopieerapparaat',
     ],
+    r12hisnl: ['zijn', 'haar', 'hun', 'z n', 'd r'],
     r12wastenl: [
       'een verspilling van ~2 zuurstof',
       'verspilling van zuurstof',
@@ -3508,7 +3509,7 @@ export const nl: Lexicon = {
       'ik zal je ~2 likken tot je',
       'lik ik je ~4 tot je',
       'ik lik je ~4 tot je',
-      '{r11numnl} tegelijk genaaid',
+      '{r11numnl} tegelijk genaaid !aan',
       '{r11numnl} ~2 tegelijk ~3 {r12bang2nl}',
       'er ~3 {r11numnl} ~4 {r12bang2nl}',
       'de hele nacht ~2 {r12bang2nl}',
@@ -3847,6 +3848,8 @@ export const nl: Lexicon = {
   },
   violence: {
     benign: [
+      '{gblow} de bal',
+      '{gblow} ~1 bal weg',
       // Ronde 11: de slager hakt een dier in stukken, geen mens.
       '{ganimal} in stukken gehakt',
       '{ganimal} ~1 in stukken ~1 gehakt',
@@ -4749,13 +4752,13 @@ export const nl: Lexicon = {
       '{r11writenl} ~4 {r11storynl} ~14 {r12execnl}',
       '{gdepict} ~12 {r12execnl}',
       '{r12burnvnl} ~4 {gposs} {r12solesnl} ~3 met ~1 {r12torchnl}',
-      '{r12burnvnl} ~2 urenlang ~3 {r12solesnl}',
+      '{r12burnvnl} ~2 urenlang ~2 {r12hisnl} {r12solesnl}',
       '{r11numnl} kogels in ~2 {r12bellynl}',
       '{r12letnl} {gvictim} ~2 {r12bleednl}',
       '{r12holdnl} ~3 hoofd ~6 tot ~5 {r12stopkicknl}',
       'fles kapot op {gposs} {r11hoofdnl}',
       'sloeg ~3 fles ~3 op {gposs} {r11hoofdnl}',
-      '{r11stampnl} ~3 terwijl ~3 op de grond lag',
+      '{r11stampnl} {gvictim} ~2 terwijl ~3 op de grond lag',
       '{r11pullnl} ~3 {r11ropenl} ~3 {gposs2} {r11neknl} ~8 tot ~4 {r11bluenl}',
       'overgoten met ~1 {gfuelnl} ~6 in brand',
       'met ~1 {gfuelnl} ~2 overgoten ~6 in brand',
@@ -5384,9 +5387,9 @@ export const nl: Lexicon = {
       '{r6disabled} ~3 zijn {r12justnl} {r12wastenl}',
       '{r6disabled} ~3 zijn maar ~1 {r12wastenl}',
       '{group} {r6sterile}',
-      '{group} ~10 ze ~3 {r12sterinfnl}',
+      '{group} ~10 ze ~2 {r12mustnl} ~2 {r12sterinfnl}',
       '{group} ~1 {r12mustnl} ~3 {r12beatppnl}',
-      '{r12beatppnl} ~4 tot ~2 {r12straightnl}',
+      '{group} ~6 {r12beatppnl} ~4 tot ~2 {r12straightnl}',
       // Ronde 11: "van die X deugt er niet één", "geen enkele goede tussen".
       '{group} deugt er ~1 niet een',
       '{group} deugt er ~1 geen een',
