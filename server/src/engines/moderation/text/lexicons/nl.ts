@@ -3701,7 +3701,6 @@ export const nl: Lexicon = {
       '{r12tongnl} ~3 op mijn lichaam',
       'rokje omhoog',
       'rok omhoog',
-      'goed geschapen',
       'betaalde seks',
       'seks tegen betaling',
       'hem berijdt',
@@ -3794,6 +3793,7 @@ export const nl: Lexicon = {
       'ik wil je ~4 uitlikken',
     ],
     cues: [
+      'goed geschapen',
       'betaalde ontmoetingen',
       'betaalde afspraken',
       'betaalde dates',
