@@ -65,6 +65,10 @@ export const de: Lexicon = {
       'wird ~8 penetriert',
     ],
     r12hangedde: [
+      'ausgeweidet wird',
+      'aufgeschlitzt wird',
+      'gehautet wird',
+      'bei lebendigem leib verbrannt wird',
       'aufgehangt wird',
       'aufgehangt werden',
       'erhangt wird',
@@ -1830,6 +1834,10 @@ export const de: Lexicon = {
       'ich wunsche mir dass',
     ],
     yourharmde: [
+      'wirst ~4 erfasst',
+      'wirst ~4 uberfahren',
+      'von einem zug erfasst',
+      'von einem lkw erfasst',
       'fahrt dich ~3 um',
       'uberfahrt dich',
       'dich ~3 uberfahrt',
@@ -1872,6 +1880,9 @@ export const de: Lexicon = {
       'ohne handtuch $',
     ],
     sendde: [
+      'schick mal',
+      'schick mir mal',
+      'schickst du mir',
       'mach mal ein selfie',
       'mach ein selfie',
       'mach mir ein foto',
@@ -2702,6 +2713,7 @@ export const de: Lexicon = {
       'tritt ~1 auf',
     ],
     gact: [
+      'ausgeweidet',
       'kehle durchgeschnitten',
       'kehle aufgeschlitzt',
       'hals aufgeschlitzt',
@@ -4022,6 +4034,9 @@ export const de: Lexicon = {
       'massagestudio',
     ],
     explicit: [
+      '{r12wantde} ~8 reiten bis',
+      'dich ~6 reiten bis die',
+      'ich will dich ~6 reiten',
       'franzosisch und gv',
       'gv und franzosisch',
       'gv ~2 franzosisch',
@@ -4289,6 +4304,9 @@ export const de: Lexicon = {
       'ganz ohne was an',
     ],
     sexual: [
+      'die beine breit',
+      'beine breit macht',
+      'sie verwohnt ihn',
       'was du ~1 unter ~3 tragst',
       'was du drunter tragst',
       'am besten gar nichts',
@@ -4401,6 +4419,8 @@ export const de: Lexicon = {
       'in dessous',
     ],
     cues: [
+      'stundenhotel',
+      'hotel oder bei dir',
       'wie viel fur die ganze nacht',
       'wieviel fur die ganze nacht',
       'was nimmst du fur die ganze nacht',
@@ -5961,6 +5981,8 @@ export const de: Lexicon = {
       'drecks {group}',
     ],
     groups: [
+      'rollstuhlfahrer',
+      'rollis',
       'tussis',
       'tussen',
       'weibsvolk',
@@ -6114,6 +6136,8 @@ export const de: Lexicon = {
       'polen',
     ],
     dehumanizing: [
+      '$ die sind ~2 zu {r12stupidde}',
+      '$ die sind einfach zu {r12stupidde}',
       'lebensunwert*',
       'unwertes leben',
       'unnutzes leben',
@@ -6285,7 +6309,6 @@ export const de: Lexicon = {
       '{group} ~3 sind alle {crime}',
       '{group} haben ~4 nichts zu suchen',
       '{group} ~3 haben ~4 nichts ~1 verloren',
-      '{group} ~8 $ die sind ~2 zu {r12stupidde}',
       '{group} ~4 {r12onlyforde} ~1 {r12chorede}',
       '{group} ~3 sollte man ~3 {r12sterilde}',
       '{group} ~3 muss man ~3 {r12sterilde}',

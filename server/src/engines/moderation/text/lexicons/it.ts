@@ -5,6 +5,25 @@ export const it: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['ebrezza', 'impicci*', 'massacrant*', 'scanner*', 'picchio', 'picchiett*'],
   classes: {
+    r12passit: [
+      'viene sventrato',
+      'viene sventrata',
+      'viene scuoiato',
+      'viene scuoiata',
+      'viene impiccato',
+      'viene impiccata',
+      'viene decapitato',
+      'viene decapitata',
+      'viene bruciato vivo',
+      'viene bruciata viva',
+      'viene sgozzato',
+      'viene sgozzata',
+      'viene squartato',
+      'viene squartata',
+      'viene evirato',
+      'viene torturato',
+      'viene torturata',
+    ],
     r12dieit: [
       'crepare',
       'crepi',
@@ -2577,6 +2596,8 @@ export const it: Lexicon = {
       'tirando calci',
     ],
     gact: [
+      'sventrat*',
+      'sbudellat*',
       'accoltellarono',
       'accoltello',
       'pugnalarono',
@@ -3414,6 +3435,9 @@ export const it: Lexicon = {
       'centro massaggi',
     ],
     explicit: [
+      'voglio cavalcarti',
+      'cavalcarti finche',
+      'ti cavalco ~3 finche',
       'mi sono sbattuto quella',
       'mi sono scopato quella',
       'mi sono trombato quella',
@@ -3608,6 +3632,7 @@ export const it: Lexicon = {
       'scopata veloce',
     ],
     sexual: [
+      'gambe spalancate',
       'mi sto toccando',
       'ti faccio venire !a !qui !da !in !al !alla !per !con !fuori',
       'attiva e passiva',
@@ -3798,6 +3823,9 @@ export const it: Lexicon = {
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
+      'dove ~3 fa allenamento',
+      'dove ~3 si allena',
+      'a che ora ~3 allenamento',
       'aspettiamo l arbitro',
       'aspettare l arbitro',
       'sotto casa dell arbitro',
@@ -4638,6 +4666,7 @@ export const it: Lexicon = {
       'lo aspettiamo fuori',
     ],
     graphic: [
+      '{gdepict} ~10 {gperson} ~4 {r12passit}',
       '{gdescrivi} ~14 {r11tortit} !{ganimal} ~12 {r11urlait}',
       '{r12reqit} ~3 {r12mediait} ~14 {r11tortit} !{ganimal} ~12 {r11dettagliit}',
       '{r12reqit} ~3 {r12mediait} ~14 {r11tortit} !{ganimal} ~12 {r11urlait}',
@@ -5034,6 +5063,9 @@ export const it: Lexicon = {
       'vu cumpra',
     ],
     groups: [
+      'quelli in carrozzina',
+      'paraplegici',
+      'i paraplegici',
       'tipe',
       'ricchioni',
       'ricchione',
@@ -5096,6 +5128,8 @@ export const it: Lexicon = {
       'straniere',
     ],
     dehumanizing: [
+      '$ sono troppo {r12stupidit}',
+      '$ sono ~1 troppo {r12stupidit}',
       'si riproducono come',
       'figliano come conigli',
       'subumani',

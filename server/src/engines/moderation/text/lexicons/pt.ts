@@ -2861,6 +2861,7 @@ export const pt: Lexicon = {
       'bater em',
     ],
     gact: [
+      'estripad*',
       'a martelada',
       'a marteladas',
       'as marteladas',
@@ -2944,6 +2945,8 @@ export const pt: Lexicon = {
       'uma perna',
     ],
     gore: [
+      'tripas',
+      'sangue e tripas',
       'sangue por todo lado',
       'sangue por toda parte',
       'sangue para todo lado',
@@ -3671,6 +3674,10 @@ export const pt: Lexicon = {
     'a policia informou',
   ],
   notReporting: [
+    'deviam ser ~2 presos',
+    'devem ser ~2 presos',
+    'tinham que ser ~2 presos',
+    'deveriam ser ~2 presos',
     '{gdescreva} ~3 historia',
     'quero uma historia',
     'escreve uma historia',
@@ -3754,6 +3761,10 @@ export const pt: Lexicon = {
       'clinica de massagem',
     ],
     explicit: [
+      'quero te cavalgar',
+      'cavalgar-te ate',
+      'te cavalgar ate',
+      'cavalgar-te ~3 ate',
       '{gdepict} ~12 sendo ~3 {r12fuckedpt}',
       'chupo-te ~3 ate',
       'chupo te ~3 ate',
@@ -3983,6 +3994,8 @@ export const pt: Lexicon = {
       'oral por ~1 {num}',
     ],
     sexual: [
+      'de pernas abertas',
+      'pernas abertas',
       'me tocando',
       'a tocar-me',
       'ativa e passiva',
@@ -4386,6 +4399,10 @@ export const pt: Lexicon = {
       'enquanto e tempo',
     ],
     incitement: [
+      'matar ~3 na porrada',
+      'matar ~3 de porrada',
+      'matar ~3 a pancada',
+      'matar ~3 ao soco',
       'tragam ~2 {r12weappt} e gasolina',
       '{r12weappt} e gasolina',
       'encher {r12objpt} ~2 de bala',
@@ -5569,6 +5586,9 @@ export const pt: Lexicon = {
       'ciganada',
     ],
     groups: [
+      'cadeirantes',
+      'os cadeirantes',
+      'paraplegicos',
       'gajas',
       'as gajas',
       'minas',
@@ -5648,6 +5668,9 @@ export const pt: Lexicon = {
       'judeu',
     ],
     dehumanizing: [
+      '$ sao ~1 {r12stupidpt}',
+      '$ sao ~1 burras demais',
+      '$ sao ~1 burros demais',
       'se reproduzem como',
       'procriam como',
       'parem como coelhos',
@@ -5809,6 +5832,7 @@ export const pt: Lexicon = {
       'deviam estar presos',
     ],
     predicates: [
+      '{group} ~3 {r12oughtpt} ~4 {r12sterilpt}',
       '{group} ~3 sao todas ~1 {r12stupidpt}',
       '{group} ~3 sao todas {crime}',
       '{group} ~2 so roubam',
