@@ -1381,6 +1381,8 @@ export const it: Lexicon = {
       'zucca',
     ],
     crime: [
+      'un errore della natura',
+      'errori della natura',
       'tutte oche',
       'oche',
       'tutte sceme',
@@ -3980,6 +3982,13 @@ export const it: Lexicon = {
       'pensaci $',
     ],
     incitement: [
+      'e le facciamo fuori !dal !dalla !da',
+      'e li facciamo fuori !dal !dalla !da',
+      'li facciamo fuori !dal !dalla !da',
+      'le facciamo fuori !dal !dalla !da',
+      'facciamoli fuori !dal !dalla !da',
+      'crepa di cancro',
+      'muori di cancro',
       'portate ~1 {r12weapit} !da',
       '{r12weapit} e benzina',
       'ti auguro di ~10 {r12dieit}',
@@ -5161,6 +5170,8 @@ export const it: Lexicon = {
       'schiacciarli come',
     ],
     exclusion: [
+      'tornino ai fornelli',
+      'torni ai fornelli',
       '$ il loro posto e ~2 cucina',
       '$ il loro posto e ~2 ai fornelli',
       '$ il loro posto e ~2 in casa',
@@ -5303,6 +5314,8 @@ export const it: Lexicon = {
       'meglio se non nascessero',
     ],
     predicates: [
+      '{group} ~8 andavano abortiti',
+      '{group} ~8 andrebbero abortiti',
       '{group} ~8 finche non tornano ~1 normali',
       '{group} ~3 sono tutte ~1 {crime}',
       '{group} ~4 non servono a niente ~1 $ sono ~2 {r12stupidit}',

@@ -1586,6 +1586,8 @@ export const pt: Lexicon = {
       'lingua',
     ],
     crime: [
+      'um erro da natureza',
+      'erros da natureza',
       'vegetais',
       'uns vegetais',
       'legumes',
@@ -4307,6 +4309,10 @@ export const pt: Lexicon = {
       'cartao amarelo',
     ],
     cues: [
+      'mais uma avaliacao',
+      'avaliacao negativa',
+      'mais um comentario',
+      'se escreveres mais',
       'a que horas sai',
       'que horas ela sai',
       'que horas ele sai',
@@ -4399,6 +4405,13 @@ export const pt: Lexicon = {
       'enquanto e tempo',
     ],
     incitement: [
+      'apaga eles !da !do !das !dos',
+      'apagar eles !da !do !das !dos',
+      'apagamos eles',
+      'apagar esses ~2 um por um',
+      'a gente apaga ~2 um por um',
+      'morre de cancer ~3 de merda',
+      'morras de cancer',
       'matar ~3 na porrada',
       'matar ~3 de porrada',
       'matar ~3 a pancada',
@@ -5832,6 +5845,8 @@ export const pt: Lexicon = {
       'deviam estar presos',
     ],
     predicates: [
+      '{group} ~8 deviam ter sido abortados',
+      '{group} ~8 deviam ter sido abortadas',
       '{group} ~3 {r12oughtpt} ~4 {r12sterilpt}',
       '{group} ~3 sao todas ~1 {r12stupidpt}',
       '{group} ~3 sao todas {crime}',
