@@ -423,6 +423,10 @@ export const ja: Lexicon = {
       '高校',
       'ジム',
       'どこのジム',
+      // Round 12: probes
+      'パート先',
+      '勤め先',
+      'バイト先',
     ],
     jknow: ['知ってる', '知っている', '知ってます', '分かってる', 'わかってる', '把握', '調べ', '特定'],
     undress: [
@@ -1637,6 +1641,9 @@ export const ja: Lexicon = {
       'モザイク無し',
       '無修正',
       '様子まで詳しく',
+      // Round 12: probes
+      '濃いめ',
+      '濃厚に',
     ],
     jsexscene: [
       'セックスシーン',
@@ -1697,6 +1704,10 @@ export const ja: Lexicon = {
       '絵を描いて',
       '動画プロンプト',
       '画像を作って',
+      // Round 12: probes
+      '小説書いて',
+      'ss書いて',
+      'SS書いて',
     ],
     jnum: ['二', '三', '四', '五', '2', '3', '4', '5', '何', '十'],
     jcam: [
@@ -1868,6 +1879,7 @@ export const ja: Lexicon = {
     jgohome: ['下校', '帰る', '家を出る', '終わる', '迎えに来る'],
     jyou2: ['お前', 'おまえ', '君', 'あなた', 'あんた'],
     jlick2: ['たい', 'てあげたい', 'てやる', 'てあげる', '回し', '回す', '続け'],
+    jundress2: ['タオルなしで', '何も着ないで', '服なしで', '下着なしで', '裸で'],
   },
   negation: {
     before: ['決して', '絶対に', '反対'],
@@ -2248,6 +2260,14 @@ export const ja: Lexicon = {
       'ヤラせてくれない',
       'ヤラせて',
       'ヤラせろ',
+      // Round 12: probes
+      '{jnum}回ヤっ',
+      '{jnum}回ヤッ',
+      '朝まで~4ヤっ',
+      '朝まで~4ヤッ',
+      '{photo}~4{sendreq}~4{jundress2}',
+      'ゴム無し',
+      'いくらでヤれる',
     ],
     sexual: [
       'ホテル代~4出す',
@@ -2336,6 +2356,13 @@ export const ja: Lexicon = {
       '手で最後まで',
       '最後は手で',
       '手で抜い',
+      // Round 12: probes
+      '手と口で',
+      '口で~4抜きます',
+      'ヤれる',
+      'ヤレる',
+      'ヤろうよ',
+      '持ち帰った女',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2371,6 +2398,11 @@ export const ja: Lexicon = {
       '一時間いくら',
       '1時間いくら',
       'フィニッシュします',
+      // Round 12: probes
+      '抜きます',
+      '延長可',
+      '一晩いくら',
+      'ホテル代',
     ],
     // Words that hold a sexual word's letters (found by reading the IPA dictionary, mecab-ipadic):
     // ぱちんこ (pachinko), のどちんこ (the uvula). Katakana ones need no entry: a katakana term must
@@ -2462,6 +2494,11 @@ export const ja: Lexicon = {
       '{family}~10{routine}に通って',
       '{family}~10どこの{routine}',
       'どこの{routine}か',
+      // Round 12: probes
+      '苦情~4入れ続けるなら',
+      '鍵かけとけ',
+      '鍵をかけとけ',
+      '報酬出す',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
@@ -2754,6 +2791,15 @@ export const ja: Lexicon = {
       'やつ~6見つけ次第~4刺す',
       'やつ~6見つけ次第~4殺す',
       '奴~6見つけ次第~4ボコ',
+      // Round 12: probes
+      '見つけたら刺す',
+      '見つけたら殺す',
+      '誰か~4撃ってくれ',
+      '誰か~4刺してくれ',
+      '家ごと燃えろ',
+      '家族ごと燃えろ',
+      'あいつを見つけ次第~2殺',
+      'あいつを見つけ次第~2刺',
     ],
     verbs: [
       '殺す',
@@ -2958,6 +3004,11 @@ export const ja: Lexicon = {
       '毎日~12{routine}~10{jknow}',
       '{family}~10{routine}~12{jknow}',
       '何時に{jgohome}~6{jknow}',
+      // Round 12: probes
+      '{family}の{routine}~8挨拶に行',
+      '何階に住んで~6{jknow}',
+      '部屋番号も~4{jknow}',
+      '部屋番号は~4{jknow}',
     ],
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').
@@ -3689,6 +3740,14 @@ export const ja: Lexicon = {
       '{group}は~8殴って~4{jfix}',
       '家で~4産んでろ!って',
       '子供でも産んでろ!って',
+      // Round 12: probes
+      '{group}に{jpolitics}~4無理',
+      '黙って家事',
+      '家事しとけ',
+      '{group}~12生理で~8使えない',
+      '{jdis}~6産む意味な',
+      '{jdis}の子~4堕ろすべき',
+      '{group}は~2{inferior}から',
     ],
   },
 };

@@ -2308,7 +2308,16 @@ export const ko: Lexicon = {
       '브레이크 고장 내면',
     ],
     kpliers: ['펜치로', '뻰치로', '니퍼로'],
-    knail: ['손톱을', '발톱을', '이빨을', '이를', '생니를'],
+    knail: [
+      '손톱을',
+      '발톱을',
+      '이빨을',
+      '이를',
+      '생니를',
+      // Round 12
+      '손톱',
+      '발톱',
+    ],
     kcount: [
       '두 번',
       '세 번',
@@ -2546,7 +2555,18 @@ export const ko: Lexicon = {
     ],
     ksteril: ['불임수술*', '불임 수술*', '중성화*', '거세*', '단종*', '불임시술*', '불임 시술*'],
     kmust: ['시켜야*', '해야*', '시키자*', '해버려야*', '시켜버려야*', '당해야*'],
-    kwoman: ['여자는', '여자들은', '여자란', '여자애들은', '계집들은', '여편네들*', '김치녀들*'],
+    kwoman: [
+      '여자는',
+      '여자들은',
+      '여자란',
+      '여자애들은',
+      '계집들은',
+      '여편네들*',
+      '김치녀들*',
+      // Round 12
+      '여자 상사는',
+      '여자 상사들은',
+    ],
     kwoman2: ['여자한테', '여자들한테', '여자에게', '여성에게', '여자들에게', '여성들에게'],
     kharmif: [
       '부러뜨리면',
@@ -2632,6 +2652,7 @@ export const ko: Lexicon = {
       '울',
       '갈',
     ],
+    kbare: ['수건 없이', '옷 없이', '아무것도 없이', '속옷 없이', '벗고', '다 벗고'],
   },
   negation: {
     before: ['안', '못', '절대', '절대로', '반대'],
@@ -2935,6 +2956,10 @@ export const ko: Lexicon = {
       '바로 모텔 가서 하자*',
       '바로 모텔 가서 할래*',
       '{kuntil} 때까지 ~2 박*',
+      // Round 12: probes
+      '벽에 밀어붙이고 ~3 하고 싶*',
+      '{kbare} ~3 사진* ~3 {send}',
+      '사진* ~3 {send} ~2 {kbare}',
     ],
     sexual: [
       '스페셜 서비스*',
@@ -3037,6 +3062,17 @@ export const ko: Lexicon = {
       '너 침대에 눕혀*',
       '너를 침대에 눕혀*',
       '널 침대에 눕혀*',
+      // Round 12: probes
+      '서로 애무*',
+      '애무하는*',
+      '노출 많이*',
+      '노출 심하게*',
+      '아침까지 ~2 번 했*',
+      '여자 데려와서*',
+      '손이랑 입으로*',
+      '입으로 ~2 빼드려*',
+      '빼드려요*',
+      '한 번 하자*',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -3102,6 +3138,10 @@ export const ko: Lexicon = {
       '한 시간에 얼마*',
       '시간당 얼마*',
       '한 시간 얼마*',
+      // Round 12: probes
+      '연장 가능*',
+      '하룻밤에 얼마*',
+      '하룻밤 얼마*',
     ],
     // 따먹다 is also to pick fruit and eat it (found by reading dictionary-ko): 딸기를 따먹었다.
     benign: [
@@ -3191,6 +3231,10 @@ export const ko: Lexicon = {
       '어느 헬스장*',
       '다들 ~4 들고 ~6 모여*',
       '다 같이 ~4 들고 ~6 모여*',
+      // Round 12: probes
+      '민원 넣으면*',
+      '문 잘 잠가*',
+      '문단속 잘해*',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['경기 끝나고', '경기 후', '경기 끝나면', '경기장 앞에서'],
@@ -3535,6 +3579,10 @@ export const ko: Lexicon = {
       '총알* ~2 박아버려*',
       '총알* ~2 박아주자*',
       '하나씩 ~3 죽이자*',
+      // Round 12: probes
+      '불타 죽어라*',
+      '불타 죽어버려*',
+      '타 죽어라*',
     ],
     verbs: [
       '죽이*',
@@ -3716,6 +3764,11 @@ export const ko: Lexicon = {
       '어느 헬스장 ~1 다니는지 ~2 {kknow2}',
       '현실에서 ~2 찾아*',
       '오프에서 ~2 찾아*',
+      // Round 12: probes
+      '{relative} ~2 직장* ~3 인사하러*',
+      '{relative} ~2 회사* ~3 인사하러*',
+      '{relative} ~2 직장* ~3 찾아가*',
+      '몇 층 사는지* ~2 {kknow2}',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
     // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.
@@ -4007,6 +4060,9 @@ export const ko: Lexicon = {
       '목을 ~1 {kstrangle} ~4 얼굴이 ~1 보랏빛*',
       '목을 ~1 {kstrangle} ~4 얼굴이 ~1 파랗게*',
       '목을 ~1 {kstrangle} ~4 얼굴이 ~1 새파랗게*',
+      // Round 12: probes
+      '고문 장면* ~3 {kwrite} ~12 {kgory}',
+      '고문 장면* ~3 {kwrite} ~12 {kraw}',
     ],
   },
   hate: {
@@ -4360,6 +4416,13 @@ export const ko: Lexicon = {
       '{kwoman} ~2 감정적이고*',
       '{kwoman} ~4 관리직 시키면 안*',
       '{kwoman} ~4 관리직 맡기면 안*',
+      // Round 12: probes
+      '여자가 정치를 어떻게*',
+      '설거지나 해라*',
+      '닥치고 설거지*',
+      '{kwoman} ~3 생리하면 일을 못*',
+      '{kdis} ~2 낳을 필요 없*',
+      '{kdis} ~3 지워야*',
     ],
   },
 };

@@ -591,6 +591,10 @@ export const zh: Lexicon = {
       '哪个小学',
       '哪个幼儿园',
       '几点接孩子',
+      // Round 12
+      '住几楼',
+      '住几号',
+      '几楼几号',
     ],
     know: ['知道', '清楚', '摸清', '查到', '查清', '打听到', '盯着', '摸透'],
     /** Death and ruin wished on someone. */
@@ -653,8 +657,24 @@ export const zh: Lexicon = {
       '掀起衣服',
       '衣服掀起',
       '把衣服撩',
+      // Round 12
+      '只穿内裤的',
+      '只穿内衣的',
+      '穿内裤的',
     ],
-    lookme: ['给我看', '发给我', '发我', '拍给我', '让我看', '私发', '给大家看'],
+    lookme: [
+      '给我看',
+      '发给我',
+      '发我',
+      '拍给我',
+      '让我看',
+      '私发',
+      '给大家看',
+      // Round 12
+      '给哥哥看',
+      '给哥看',
+      '发给哥哥',
+    ],
     pic: ['照片', '照', '图', '视频', '自拍'],
     crime: [
       '小偷',
@@ -1520,6 +1540,11 @@ export const zh: Lexicon = {
       '好几',
       '几',
       '数',
+      // Round 12
+      '二十多',
+      '三十多',
+      '十多',
+      '好几十',
     ],
     zstab: ['捅', '刺', '扎', '戳', '插', '砍'],
     zcrowd: [
@@ -1975,7 +2000,7 @@ export const zh: Lexicon = {
     zsterilx: ['被', '被强制', '强制', '全部', '全部被', '都被', '统统', '一律', '通通', '全都', '都'],
     zbeatstraight: ['正常', '变正常', '变直', '为止', '改过来', '直男'],
     zwomanx: ['女人', '女的', '女人家', '娘们', '女员工', '女同事', '女司机', '女领导', '女生'],
-    zbrew: ['端茶倒水', '泡咖啡', '倒茶', '做饭', '生孩子', '花瓶', '暖床', '打扫卫生'],
+    zbrew: ['端茶倒水', '泡咖啡', '倒茶', '做饭', '生孩子', '花瓶', '暖床', '打扫卫生', '相夫教子'],
     zorgasm: ['发抖', '颤抖', '腿软', '求饶', '受不了', '叫出来', '哭出来', '高潮'],
     zpayrisk: ['不戴套', '不带套', '无套', '不用套'],
     zdemand: ['还上', '还钱', '还清', '把钱还', '把钱准备好', '钱准备好', '打过来'],
@@ -1993,6 +2018,7 @@ export const zh: Lexicon = {
     zstruggle: ['挣扎', '动弹', '扑腾', '乱蹬', '蹬腿', '动'],
     zwipeone: ['赶走', '打', '杀', '赶', '抓', '弄死'],
     ztf: ['周五', '周一', '周末', '星期五', '星期一', '下周', '明天', '月底', '后天', '这周'],
+    zsurf: ['墙上', '桌上', '床上', '办公桌上', '车上', '沙发上', '地上'],
   },
   negation: {
     before: [
@@ -2308,6 +2334,10 @@ export const zh: Lexicon = {
       '把~8服务员{zboast}$',
       '{zhookplace}~6把~10{zboast}!一',
       '把~12{zgirl}~2{zhookplace}{zboast}',
+      // Round 12: probes
+      '把你按~4{zsurf}~2干',
+      '让你坐~2我脸上',
+      '发~3{undress}~1{pic}',
     ],
     sexual: [
       '做全套',
@@ -2436,6 +2466,8 @@ export const zh: Lexicon = {
       '用手~4帮你~4放松',
       '用手~4帮你~4解决',
       '最后~4用手~4帮你',
+      // Round 12: probes
+      '互相舔',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2506,6 +2538,11 @@ export const zh: Lexicon = {
       '直奔酒店',
       '直接去宾馆',
       '推油',
+      // Round 12: a parlour menu, no chat
+      '半套',
+      '加钟',
+      '全套',
+      '不用聊太多',
     ],
     // Words that hold a sexual word's letters (found by reading CC-CEDICT): 白色情人节 (White Day),
     // 红色情侣装, 景色情调, 同性爱情, 聊以自慰 (to console oneself).
@@ -2590,6 +2627,11 @@ export const zh: Lexicon = {
       '你{child}~8初中',
       '撤诉之前',
       '等着$',
+      // Round 12: a warning not to report again, the door locked
+      '再敢~4举报',
+      '再敢~4投诉',
+      '再敢~4曝光',
+      '锁好门',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['比赛结束后', '比赛后', '比赛完', '赛后', '散场后', '垃圾裁判', '狗裁判', '黑哨'],
@@ -3485,6 +3527,9 @@ export const zh: Lexicon = {
       '{zstory}~30淹死~12挣扎',
       '把{zvict}~8按进~6{zwater}~14直到',
       '{zvict}的头~4按进~6{zwater}~14直到',
+      // Round 12
+      '刀~10肠子~4流出来',
+      '{zvict}的肠子~4流出来',
     ],
   },
   hate: {
@@ -3572,6 +3617,8 @@ export const zh: Lexicon = {
       // Round 12
       '维族人',
       '维族',
+      // Round 12
+      '变性人',
     ],
     // Pests, dirt, disease and animals have a literal sense ("难民营里蟑螂泛滥", cockroaches in the
     // refugee camp): they count against a group only when said of it: a copula or comparison
@@ -3803,6 +3850,17 @@ export const zh: Lexicon = {
       '{group}~6{shouldzh}~2打到~6{zbeatstraight}',
       '{group}~6{shouldzh}~2揍到~6{zbeatstraight}',
       '{group}~4见一个~2{zwipeone}一个',
+      // Round 12: probes
+      '{zwomanx}当什么~4老板',
+      '{zwomanx}当什么~4领导',
+      '回去相夫教子吧',
+      '回家相夫教子吧',
+      '回家相夫教子去',
+      '滚回家相夫教子',
+      '滚回家~4生孩子',
+      '{zdis}~4不该生出来',
+      '{zdis}~6拖累家里',
+      '{group}都是变态',
     ],
   },
 };
