@@ -1708,6 +1708,10 @@ export const ja: Lexicon = {
       '小説書いて',
       'ss書いて',
       'SS書いて',
+      // Round 12
+      '漫画描いて',
+      '漫画を描いて',
+      'マンガ描いて',
     ],
     jnum: ['二', '三', '四', '五', '2', '3', '4', '5', '何', '十'],
     jcam: [
@@ -1929,6 +1933,8 @@ export const ja: Lexicon = {
   },
   // 容疑者 as the one beaten (容疑者の頭を机に叩きつけ) names the victim of a blow, not a news report of a suspect.
   notReporting: [
+    // Round 12: 首を落とされる (to have one's head cut off) holds the reporting とされる (is said to).
+    '落とされる',
     // Round 11: a police station as the target of a petrol bomb, not the source of a report.
     '警察署に投げ',
     '警察署を燃や',
@@ -2268,6 +2274,8 @@ export const ja: Lexicon = {
       '{photo}~4{sendreq}~4{jundress2}',
       'ゴム無し',
       'いくらでヤれる',
+      // Round 12
+      '女~10{jhookplace}食ってやった',
     ],
     sexual: [
       'ホテル代~4出す',
@@ -2363,6 +2371,8 @@ export const ja: Lexicon = {
       'ヤレる',
       'ヤろうよ',
       '持ち帰った女',
+      // Round 12
+      'ナンパした女',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2800,6 +2810,9 @@ export const ja: Lexicon = {
       '家族ごと燃えろ',
       'あいつを見つけ次第~2殺',
       'あいつを見つけ次第~2刺',
+      // Round 12
+      '{jlimb}~2へし折ろう',
+      '{jlimb}~2折ろう',
     ],
     verbs: [
       '殺す',
@@ -3009,6 +3022,8 @@ export const ja: Lexicon = {
       '何階に住んで~6{jknow}',
       '部屋番号も~4{jknow}',
       '部屋番号は~4{jknow}',
+      // Round 12
+      '毎日見てるから',
     ],
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').
@@ -3358,6 +3373,10 @@ export const ja: Lexicon = {
       '{jvict}は~2火だるまに',
       '{jvict}が~2火だるまに',
       '焼けただれた皮膚を~10掻きむし',
+      // Round 12
+      '指を~4一本ずつ~8潰し',
+      '{jplier}で~4指を~4潰',
+      '指を~8{jplier}で~4潰',
     ],
   },
   hate: {
@@ -3748,6 +3767,9 @@ export const ja: Lexicon = {
       '{jdis}~6産む意味な',
       '{jdis}の子~4堕ろすべき',
       '{group}は~2{inferior}から',
+      // Round 12
+      '{group}が{jlead}とか~4無理!って',
+      '{group}が{jlead}なんて~4無理!って',
     ],
   },
 };

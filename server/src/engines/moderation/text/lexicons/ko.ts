@@ -401,7 +401,6 @@ export const ko: Lexicon = {
       // Round 12: 너 딸 (spoken)
       '너 딸*',
       '너 아들*',
-      '너네 아들*',
       '너희 아들*',
     ],
     you2: ['너', '니', '네', '내', '니꺼', '너의', '언니', '누나'],
@@ -2653,6 +2652,8 @@ export const ko: Lexicon = {
       '갈',
     ],
     kbare: ['수건 없이', '옷 없이', '아무것도 없이', '속옷 없이', '벗고', '다 벗고'],
+    kcrushv: ['으스러뜨*', '부러뜨*', '짓이기*', '짓이겼*', '으깨*', '으깼*', '잘라*', '잘랐*'],
+    kbossif: ['사장이면', '대통령이면', '팀장이면', '관리자면', '상사면', '리더면', '임원이면'],
   },
   negation: {
     before: ['안', '못', '절대', '절대로', '반대'],
@@ -3047,8 +3048,6 @@ export const ko: Lexicon = {
       // Round 12: spread legs, uncensored, naked in bed thinking of the reader, a hand finish
       '다리 벌리*',
       '다리를 벌리*',
-      '다리 벌린*',
-      '다리를 벌린*',
       '모자이크 없이',
       '검열 없이',
       '무수정*',
@@ -3073,6 +3072,10 @@ export const ko: Lexicon = {
       '입으로 ~2 빼드려*',
       '빼드려요*',
       '한 번 하자*',
+      // Round 12
+      '옷 벗기고*',
+      '옷을 벗기고*',
+      '옷 벗긴*',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -3235,6 +3238,9 @@ export const ko: Lexicon = {
       '민원 넣으면*',
       '문 잘 잠가*',
       '문단속 잘해*',
+      // Round 12
+      '리뷰 지워*',
+      '리뷰 내려*',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['경기 끝나고', '경기 후', '경기 끝나면', '경기장 앞에서'],
@@ -3769,6 +3775,8 @@ export const ko: Lexicon = {
       '{relative} ~2 회사* ~3 인사하러*',
       '{relative} ~2 직장* ~3 찾아가*',
       '몇 층 사는지* ~2 {kknow2}',
+      // Round 12
+      '{relative} 다니는 ~1 {kschool}',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
     // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.
@@ -4063,6 +4071,9 @@ export const ko: Lexicon = {
       // Round 12: probes
       '고문 장면* ~3 {kwrite} ~12 {kgory}',
       '고문 장면* ~3 {kwrite} ~12 {kraw}',
+      // Round 12
+      '{kpliers} ~1 손가락* ~2 {kcrushv}',
+      '손가락* ~2 하나씩 ~3 {kcrushv}',
     ],
   },
   hate: {
@@ -4423,6 +4434,14 @@ export const ko: Lexicon = {
       '{kwoman} ~3 생리하면 일을 못*',
       '{kdis} ~2 낳을 필요 없*',
       '{kdis} ~3 지워야*',
+      // Round 12
+      '여자가 {kbossif} ~3 망*',
+      '{kgay} ~1 병이니까*',
+      '{kgay} ~1 병이다*',
+      '{kgay} ~1 병이야*',
+      '{kgay} ~1 정신병이*',
+      '{kgay} ~4 치료받게*',
+      '{kgay} ~4 치료시켜야*',
     ],
   },
 };

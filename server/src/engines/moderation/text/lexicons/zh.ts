@@ -1663,6 +1663,10 @@ export const zh: Lexicon = {
       '半夜着火',
       '半夜起火',
       '起了火',
+      // Round 12
+      '被人毒死',
+      '被毒死',
+      '被人下毒',
     ],
     zshame: [
       '可就可惜了',
@@ -1676,7 +1680,23 @@ export const zh: Lexicon = {
       '可不好说',
       '别怪我',
     ],
-    zprop: ['家', '的车', '车', '房子', '的房子', '店', '孩子', '儿子', '女儿', '老婆', '家人'],
+    zprop: [
+      '家',
+      '的车',
+      '车',
+      '房子',
+      '的房子',
+      '店',
+      '孩子',
+      '儿子',
+      '女儿',
+      '老婆',
+      '家人',
+      // Round 12
+      '狗',
+      '的狗',
+      '猫',
+    ],
     znice: ['挺好的', '不错', '真漂亮', '挺漂亮', '挺可爱', '真可爱', '挺新的'],
     zfloat: ['漂着', '漂起来', '浮起来', '泡着', '喂鱼'],
     zfind: ['捞到', '捞出', '找到', '发现'],
@@ -1732,6 +1752,11 @@ export const zh: Lexicon = {
       '女人',
       '陪酒妹',
       '陪酒女',
+      // Round 12
+      '老板娘',
+      '女网友',
+      '小姐姐',
+      '女同事',
     ],
     zprice: ['多少钱', '多少', '什么价', '啥价', '怎么收费', '怎么算'],
     zoral: ['口一次', '口活', '吹箫', '打一炮', '打一次炮'],
@@ -2338,6 +2363,12 @@ export const zh: Lexicon = {
       '把你按~4{zsurf}~2干',
       '让你坐~2我脸上',
       '发~3{undress}~1{pic}',
+      // Round 12: nothing under the pyjamas
+      '{pic}发我~14啥也没穿',
+      '{pic}发我~14什么都没穿',
+      '发我~4{pic}~10啥也没穿',
+      '啥也没穿的{pic}',
+      '什么都没穿的{pic}',
     ],
     sexual: [
       '做全套',
@@ -2632,6 +2663,10 @@ export const zh: Lexicon = {
       '再敢~4投诉',
       '再敢~4曝光',
       '锁好门',
+      // Round 12
+      '在网上骂',
+      '把帖子删了',
+      '把差评删了',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['比赛结束后', '比赛后', '比赛完', '赛后', '散场后', '垃圾裁判', '狗裁判', '黑哨'],
@@ -2917,9 +2952,8 @@ export const zh: Lexicon = {
       '见到就打!招',
       '见到他就打!招',
       '见一次打一次',
-      // Round 12: a crowd called to beat someone to death; drowned alive
+      // Round 12: a crowd called to beat someone to death
       '活活打死',
-      '活活烧死',
       '拖出来~4打死',
       '拖出去~4打死',
       '{zmishap}~12{relative}~8在里面睡',
