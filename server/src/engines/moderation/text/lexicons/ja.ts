@@ -1884,6 +1884,7 @@ export const ja: Lexicon = {
     jyou2: ['お前', 'おまえ', '君', 'あなた', 'あんた'],
     jlick2: ['たい', 'てあげたい', 'てやる', 'てあげる', '回し', '回す', '続け'],
     jundress2: ['タオルなしで', '何も着ないで', '服なしで', '下着なしで', '裸で'],
+    jnude2: ['何も着てない', '全裸', '裸の', '裸で', '下着姿'],
   },
   negation: {
     before: ['決して', '絶対に', '反対'],
@@ -2276,6 +2277,8 @@ export const ja: Lexicon = {
       'いくらでヤれる',
       // Round 12
       '女~10{jhookplace}食ってやった',
+      // Round 12
+      '{jnude2}~4撮って~4{sendreq}',
     ],
     sexual: [
       'ホテル代~4出す',
@@ -3377,6 +3380,12 @@ export const ja: Lexicon = {
       '指を~4一本ずつ~8潰し',
       '{jplier}で~4指を~4潰',
       '指を~8{jplier}で~4潰',
+      // Round 12: an ear cut off and sent, whipped until the skin split
+      '人質の~4耳を~4切り落と',
+      '耳を切り落として~10送りつけ',
+      '裂けるまで~6鞭で',
+      '鞭で~6裂けるまで',
+      '皮膚が裂けるまで~6打ち',
     ],
   },
   hate: {
@@ -3421,6 +3430,9 @@ export const ja: Lexicon = {
       'アスペ',
       'ヒトモドキ',
       'ジャップ',
+      // Round 12
+      '黒い猿',
+      '黒猿',
     ],
     // Words that hold a slur's letters (found by reading the IPA dictionary): a clay doll (土人形), the
     // mahjong blunder チョンボ, the aspect ratio; チョン in クエスチョン or ランチョン is mid-word and
@@ -3770,6 +3782,9 @@ export const ja: Lexicon = {
       // Round 12
       '{group}が{jlead}とか~4無理!って',
       '{group}が{jlead}なんて~4無理!って',
+      // Round 12
+      '{jdis}~6酸素の無駄',
+      '{group}は~6酸素の無駄',
     ],
   },
 };

@@ -2637,6 +2637,11 @@ export const ko: Lexicon = {
       '인질한테',
       '배신자한테',
       '배신자에게',
+      // Round 12
+      '전처한테',
+      '전처에게',
+      '아내한테',
+      '아내에게',
     ],
     kgay: ['게이*', '동성애자*', '호모*', '똥꼬충*', '레즈*', '트랜스젠더*'],
     kuntil: [
@@ -3076,6 +3081,8 @@ export const ko: Lexicon = {
       '옷 벗기고*',
       '옷을 벗기고*',
       '옷 벗긴*',
+      // Round 12
+      '자는 데 얼마*',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -3145,6 +3152,8 @@ export const ko: Lexicon = {
       '연장 가능*',
       '하룻밤에 얼마*',
       '하룻밤 얼마*',
+      // Round 12
+      '하룻밤 같이*',
     ],
     // 따먹다 is also to pick fruit and eat it (found by reading dictionary-ko): 딸기를 따먹었다.
     benign: [
@@ -3777,6 +3786,9 @@ export const ko: Lexicon = {
       '몇 층 사는지* ~2 {kknow2}',
       // Round 12
       '{relative} 다니는 ~1 {kschool}',
+      // Round 12: a real-life fight, the PC room known
+      '현피*',
+      '어느 ~2 다니는지* ~1 {kknow2}',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
     // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.
@@ -4074,6 +4086,22 @@ export const ko: Lexicon = {
       // Round 12
       '{kpliers} ~1 손가락* ~2 {kcrushv}',
       '손가락* ~2 하나씩 ~3 {kcrushv}',
+      // Round 12: an ear cut off and sent, buried alive, whipped until the flesh tore, brains scattered, a face beaten past recognition, a body on fire
+      '인질* ~2 귀를 ~1 잘라*',
+      '귀를 잘라* ~6 보내*',
+      '{kbitepart} ~1 잘라* ~8 {kwrite}',
+      '생매장* ~10 {kwrite}',
+      '생매장당* ~4 발버둥*',
+      '살이 찢어질 때까지 ~2 {kblow}',
+      '피부가 찢어질 때까지 ~2 {kblow}',
+      '채찍* ~3 찢어질 때까지*',
+      '뇌가 ~2 흩어*',
+      '뇌가 ~2 튀었*',
+      '뇌수가 ~2 튀*',
+      '뒤통수에 총을 ~1 맞*',
+      '얼굴을 알아볼 수 없을 때까지 ~1 {kblow}',
+      '온몸에 불이 붙*',
+      '{kvictto} ~1 휘발유* ~1 {ksplash} ~2 불*',
     ],
   },
   hate: {
@@ -4110,6 +4138,8 @@ export const ko: Lexicon = {
       '전라디언*',
       '개쌍도*',
       '홍어족*',
+      // Round 12
+      '검은 원숭이*',
     ],
     groups: GROUPS,
     // Pests, dirt, disease and animals have a literal sense ("난민 캠프에 바퀴벌레가 너무 많다"): they count
@@ -4442,6 +4472,9 @@ export const ko: Lexicon = {
       '{kgay} ~1 정신병이*',
       '{kgay} ~4 치료받게*',
       '{kgay} ~4 치료시켜야*',
+      // Round 12
+      '{kdis} ~3 산소 낭비*',
+      '{kdis} ~3 산소가 아깝*',
     ],
   },
 };

@@ -595,6 +595,9 @@ export const zh: Lexicon = {
       '住几楼',
       '住几号',
       '几楼几号',
+      // Round 12
+      '住哪个小区',
+      '哪个小区',
     ],
     know: ['知道', '清楚', '摸清', '查到', '查清', '打听到', '盯着', '摸透'],
     /** Death and ruin wished on someone. */
@@ -1007,6 +1010,11 @@ export const zh: Lexicon = {
       '拖鞋',
       '铁锤',
       '榔头',
+      // Round 12
+      '砖头',
+      '板砖',
+      '砖块',
+      '石头',
     ],
     /** A one-character blow, read only with a person or a part of one named with it. */
     zhit: ['打', '踢', '踹', '踩', '砸', '抽', '揍', '撞', '磕', '扇', '顶', '抡'],
@@ -2071,6 +2079,10 @@ export const zh: Lexicon = {
   },
   // Round 10: reporting the speaker, as the threat's condition (再去举报，下次就在臭水沟里找到你), is no report.
   notReporting: [
+    // Round 12: reporting again as the threat's condition (再举报我们战队，我线下找到你).
+    '再举报',
+    '再敢举报',
+    '继续举报',
     // Round 11: a police station to be set on fire is a target, not a source.
     // A police officer beating someone in a picture asked for is its agent, not a source.
     '警察用警棍',
@@ -2101,6 +2113,11 @@ export const zh: Lexicon = {
     '警察被人',
   ],
   reporting: [
+    // Round 12: a claim condemned (他说残疾人是浪费氧气，被全网批评).
+    '被全网批评',
+    '遭到批评',
+    '受到批评',
+    '引发批评',
     // A question about what a phrase means talks about the words (round 11).
     '什么意思',
     '啥意思',
@@ -2499,6 +2516,8 @@ export const zh: Lexicon = {
       '最后~4用手~4帮你',
       // Round 12: probes
       '互相舔',
+      // Round 12
+      '一起睡吗',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2574,6 +2593,9 @@ export const zh: Lexicon = {
       '加钟',
       '全套',
       '不用聊太多',
+      // Round 12
+      '一晚多少',
+      '一晚上多少',
     ],
     // Words that hold a sexual word's letters (found by reading CC-CEDICT): 白色情人节 (White Day),
     // 红色情侣装, 景色情调, 同性爱情, 聊以自慰 (to console oneself).
@@ -2958,6 +2980,9 @@ export const zh: Lexicon = {
       '拖出去~4打死',
       '{zmishap}~12{relative}~8在里面睡',
       '{zmishap}~16你{relative}~8睡着',
+      // Round 12
+      '带上家伙~10往死里',
+      '抄家伙~10往死里',
     ],
     verbs: [
       '烧掉',
@@ -3199,6 +3224,10 @@ export const zh: Lexicon = {
       '{ztf}前~4{zdemand}',
       '小心哪天~12被车撞',
       '出门~4被车撞了$',
+      // Round 12: found offline
+      '线下找到你',
+      '现实中找到你',
+      '{know}你{routine}',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 猪被杀死后血流满地, 打死蚊子.
     benign: [
@@ -3564,6 +3593,12 @@ export const zh: Lexicon = {
       // Round 12
       '刀~10肠子~4流出来',
       '{zvict}的肠子~4流出来',
+      // Round 12: an ear cut off and sent, a face beaten past recognition
+      '{zear}割下来~4寄给',
+      '人质的{zear}~2{zcutoff}',
+      '人质的{zear}割下来',
+      '砸~6直到~4认不出来',
+      '打到~4认不出来',
     ],
   },
   hate: {
@@ -3604,6 +3639,8 @@ export const zh: Lexicon = {
       '(((她们)))',
       '(((犹太人)))',
       '(((那些人)))',
+      // Round 12
+      '黑猴子',
     ],
     // Words that hold a slur's letters (found by reading CC-CEDICT): Indochina, 花花绿绿 (colourful),
     // Nicodemus.
@@ -3895,6 +3932,8 @@ export const zh: Lexicon = {
       '{zdis}~4不该生出来',
       '{zdis}~6拖累家里',
       '{group}都是变态',
+      // Round 12
+      '{zdis}~6浪费氧气',
     ],
   },
 };
