@@ -1949,6 +1949,10 @@ export const ja: Lexicon = {
     '容疑者を壁',
   ],
   reporting: [
+    // Round 12: a claim called discrimination after it (ゲイは殴って矯正すればいいという発言は差別だ).
+    'という発言は差別',
+    'という発言は許され',
+    'という主張は差別',
     // A question about what a phrase means talks about the words (round 11).
     'どういう意味',
     '何という意味',

@@ -3918,8 +3918,8 @@ export const zh: Lexicon = {
       '{zdis}~6就是一堆',
       '{group}~8{shouldzh}{zsterilx}~2{zsteril}',
       '{group}~8{shouldzh}{zsteril}',
-      '{group}~6{shouldzh}~2打到~6{zbeatstraight}',
-      '{group}~6{shouldzh}~2揍到~6{zbeatstraight}',
+      '{group}~6{shouldzh}~2打到~6{zbeatstraight}$',
+      '{group}~6{shouldzh}~2揍到~6{zbeatstraight}$',
       '{group}~4见一个~2{zwipeone}一个',
       // Round 12: probes
       '{zwomanx}当什么~4老板',
