@@ -3053,13 +3053,10 @@ export const ko: Lexicon = {
       // Round 12: spread legs, uncensored, naked in bed thinking of the reader, a hand finish
       '다리 벌리*',
       '다리를 벌리*',
-      '모자이크 없이',
-      '검열 없이',
       '무수정*',
       '네 혀*',
       '니 혀*',
       '네 혀가*',
-      '마지막은 손으로*',
       '손으로 ~1 마무리*',
       '모텔 가서 하자*',
       '모텔 가서 할래*',

@@ -2052,6 +2052,8 @@ export const zh: Lexicon = {
     zwipeone: ['赶走', '打', '杀', '赶', '抓', '弄死'],
     ztf: ['周五', '周一', '周末', '星期五', '星期一', '下周', '明天', '月底', '后天', '这周'],
     zsurf: ['墙上', '桌上', '床上', '办公桌上', '车上', '沙发上', '地上'],
+    zrelease: ['放松', '解决', '释放', '打出来', '弄出来'],
+    zmuscle: ['肩', '颈', '腰', '背', '肌肉', '一下肩', '脚', '腿', '头'],
   },
   negation: {
     before: [
@@ -2504,20 +2506,17 @@ export const zh: Lexicon = {
       '张开双腿',
       '张开腿',
       '双腿张开',
-      '不要打码',
-      '不打码',
-      '别打码',
       '无码',
       '光着~4躺在床上',
       '光着身子~4躺',
       '舌头~6我身上',
-      '用手~4帮你~4放松',
-      '用手~4帮你~4解决',
-      '最后~4用手~4帮你',
+      '用手~4帮你~4{zrelease}!{zmuscle}',
       // Round 12: probes
       '互相舔',
       // Round 12
       '一起睡吗',
+      // Round 12
+      '露点',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
