@@ -1474,6 +1474,10 @@ export const ja: Lexicon = {
       'ブレーキを壊され',
       'ブレーキに細工されて',
       'ブレーキを切られて',
+      // Round 12
+      'タイヤに何か刺さって',
+      'タイヤに釘が刺さって',
+      'タイヤがパンクして',
     ],
     jshame: ['残念', 'もったいない', 'かわいそう', '気の毒', '大変'],
     jmouthy: [
@@ -2532,6 +2536,10 @@ export const ja: Lexicon = {
       '鍵かけとけ',
       '鍵をかけとけ',
       '報酬出す',
+      // Round 12
+      '{family}さんの{routine}',
+      '危ないよね',
+      '{jnicething}、いい',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
@@ -3047,6 +3055,8 @@ export const ja: Lexicon = {
       '部屋番号は~4{jknow}',
       // Round 12
       '毎日見てるから',
+      // Round 12
+      '{family}~8一人で帰って',
     ],
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').

@@ -2305,6 +2305,10 @@ export const ko: Lexicon = {
       '브레이크 끊으면',
       '브레이크 줄 끊어 놓으면',
       '브레이크 고장 내면',
+      // Round 12
+      '타이어에 못이라도 박히면',
+      '못이라도 박히면',
+      '펑크라도 나면',
     ],
     kpliers: ['펜치로', '뻰치로', '니퍼로'],
     knail: [
@@ -3251,6 +3255,10 @@ export const ko: Lexicon = {
       // Round 12
       '리뷰 지워*',
       '리뷰 내려*',
+      // Round 12
+      '위험할 텐데*',
+      '차 새로 뽑았네*',
+      '새 차 뽑았네*',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['경기 끝나고', '경기 후', '경기 끝나면', '경기장 앞에서'],
@@ -3599,6 +3607,10 @@ export const ko: Lexicon = {
       '불타 죽어라*',
       '불타 죽어버려*',
       '타 죽어라*',
+      // Round 12
+      '뽑았네* ~4 {kmishap} ~2 {kshame}',
+      '{ifnot} ~3 학교 끝나는 시간에 ~1 찾아*',
+      '{ifnot} ~3 학교 앞에서 ~1 기다린다*',
     ],
     verbs: [
       '죽이*',
@@ -3790,6 +3802,11 @@ export const ko: Lexicon = {
       // Round 12: a real-life fight, the PC room known
       '현피*',
       '어느 ~2 다니는지* ~1 {kknow2}',
+      // Round 12
+      '{relative} ~6 혼자 ~3 퇴근*',
+      '{relative} ~6 혼자 ~3 집에*',
+      '{ifnot} ~6 찾아간다*',
+      '{ifnot} ~6 찾아갈*',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
     // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.

@@ -1675,6 +1675,11 @@ export const zh: Lexicon = {
       '被人毒死',
       '被毒死',
       '被人下毒',
+      // Round 12
+      '轮胎被人扎了',
+      '轮胎被扎',
+      '刹车出问题',
+      '刹车出了问题',
     ],
     zshame: [
       '可就可惜了',
@@ -1687,6 +1692,9 @@ export const zh: Lexicon = {
       '就不好说了',
       '可不好说',
       '别怪我',
+      // Round 12
+      '可别怪我没提醒',
+      '别怪我没提醒',
     ],
     zprop: [
       '家',
@@ -2710,6 +2718,10 @@ export const zh: Lexicon = {
       '在网上骂',
       '把帖子删了',
       '把差评删了',
+      // Round 12
+      '挺危险的',
+      '你懂的',
+      '钱不到位',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['比赛结束后', '比赛后', '比赛完', '赛后', '散场后', '垃圾裁判', '狗裁判', '黑哨'],
@@ -3004,6 +3016,8 @@ export const zh: Lexicon = {
       // Round 12
       '带上家伙~10往死里',
       '抄家伙~10往死里',
+      // Round 12
+      '{zprop}~4{znice}~16{zmishap}~10{zshame}',
     ],
     verbs: [
       '烧掉',
@@ -3249,6 +3263,10 @@ export const zh: Lexicon = {
       '线下找到你',
       '现实中找到你',
       '{know}你{routine}',
+      // Round 12
+      '你{relative}每天~8一个人~8回家',
+      '你{relative}每天~8一个人~8下班',
+      '你{relative}~2晚上~8一个人~8回家',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 猪被杀死后血流满地, 打死蚊子.
     benign: [
