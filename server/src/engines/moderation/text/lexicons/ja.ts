@@ -416,6 +416,17 @@ export const ja: Lexicon = {
       '何時に帰る',
       '何時に家を出る',
       '仕事終わる時間',
+      // Round 12: schools by name, the gym
+      '小学校',
+      '中学校',
+      '中学',
+      '高校',
+      'ジム',
+      'どこのジム',
+      // Round 12: probes
+      'パート先',
+      '勤め先',
+      'バイト先',
     ],
     jknow: ['知ってる', '知っている', '知ってます', '分かってる', 'わかってる', '把握', '調べ', '特定'],
     undress: [
@@ -430,6 +441,13 @@ export const ja: Lexicon = {
       '何も着てない',
       'スカートの中の',
       'パンツの',
+      // Round 12: the bra taken off
+      'ブラ外した',
+      'ブラ外して',
+      'ブラなしの',
+      'ノーブラの',
+      'ノーブラで',
+      '下着なしの',
     ],
     /** Body parts for picture requests (not お尻: a baby's nappy rash is photographed too). */
     photobody: [
@@ -1449,6 +1467,17 @@ export const ja: Lexicon = {
       '傷がつい',
       '怪我し',
       '火事にでもなっ',
+      // Round 12: cut brakes
+      'ブレーキに細工され',
+      'ブレーキを切られ',
+      'ブレーキが切られ',
+      'ブレーキを壊され',
+      'ブレーキに細工されて',
+      'ブレーキを切られて',
+      // Round 12
+      'タイヤに何か刺さって',
+      'タイヤに釘が刺さって',
+      'タイヤがパンクして',
     ],
     jshame: ['残念', 'もったいない', 'かわいそう', '気の毒', '大変'],
     jmouthy: [
@@ -1487,6 +1516,10 @@ export const ja: Lexicon = {
       '感情でしか動かない',
       '感情でしか考えられない',
       '感情でしか物事を考えられない',
+      // Round 12
+      '感情的でバカ',
+      '感情的で頭が悪い',
+      '感情的ですぐ泣く',
     ],
     jpolitics: ['政治', '選挙', '国会', '経営'],
     jblood: ['血が汚れ', '血が汚い', '汚れた血', '血筋が悪い', '血が穢れ', '血が混ざる'],
@@ -1602,6 +1635,19 @@ export const ja: Lexicon = {
       'グロく',
       'エロく',
       '具体的に',
+      // Round 12: nothing left out, nothing hidden
+      '細かいところまで',
+      '省略しないで',
+      '省略せずに',
+      'カットしないで',
+      '丸見え',
+      'モザイクなし',
+      'モザイク無し',
+      '無修正',
+      '様子まで詳しく',
+      // Round 12: probes
+      '濃いめ',
+      '濃厚に',
     ],
     jsexscene: [
       'セックスシーン',
@@ -1653,6 +1699,25 @@ export const ja: Lexicon = {
       '脚本を書いて',
       '台本にして',
       '台本を書いて',
+      // Round 12: fan fiction, dream novels, prompts
+      '話を書いて',
+      '話書いて',
+      '夢小説',
+      '二次創作',
+      'イラストを描いて',
+      '絵を描いて',
+      '動画プロンプト',
+      '画像を作って',
+      // Round 12: probes
+      '小説書いて',
+      'ss書いて',
+      'SS書いて',
+      // Round 12
+      '漫画描いて',
+      '漫画を描いて',
+      'マンガ描いて',
+      // Round 12
+      'イラスト描いて',
     ],
     jnum: ['二', '三', '四', '五', '2', '3', '4', '5', '何', '十'],
     jcam: [
@@ -1760,6 +1825,14 @@ export const ja: Lexicon = {
       '生まれてくるべきではな',
       '産まれてくるべきじゃな',
       '生まれてこなければよかった',
+      // Round 12: disposed of before birth
+      '処分すべき',
+      '処分すればいい',
+      '処分すりゃいい',
+      '始末すべき',
+      '始末すればいい',
+      '間引くべき',
+      '間引けばいい',
     ],
     jplace: [
       '東京',
@@ -1781,6 +1854,48 @@ export const ja: Lexicon = {
     ],
     jthey: ['奴ら', '連中', 'やつら', '人間', 'もん', '者'],
     jgay: ['ホモ', 'ゲイ', 'レズ', '同性愛', '同性愛者', 'オカマ', 'トランス'],
+    jsurface: ['デスク', '机', 'ボンネット', 'テーブル', 'ソファ', '会議室の机', 'コピー機'],
+    jwantsex: ['抱きたい', '犯したい', 'ヤりたい', 'ヤリたい', '抱いてやる', '犯してやる'],
+    jshake: ['震える', '震え', 'イく', 'イク', '腰が抜ける', '泣く', '痙攣する'],
+    jhookplace: ['トイレで', '車の中で', '車で', 'ホテルで', '更衣室で', '倉庫で', '個室で', '公園で'],
+    jwomanobj: [
+      '女を',
+      '店員を',
+      '子を',
+      'ギャルを',
+      '人妻を',
+      '女の子を',
+      'セフレを',
+      'OLを',
+      '受付嬢を',
+      'バイトの子を',
+      // Round 12
+      '女子生徒を',
+      '生徒を',
+      '女子高生を',
+      'ナースを',
+    ],
+    jtf: ['金曜', '月曜', '週末', '明日', '来週', '月末', '今週'],
+    jbrew: ['お茶くみ', 'お茶汲み', 'コピー取り', '飯炊き', '家事', '子供を産む', '子供産む'],
+    jsterildo: [
+      '断種すべき',
+      '断種しろ',
+      '断種させろ',
+      '断種させるべき',
+      '断種すればいい',
+      '去勢しろ',
+      '去勢すべき',
+      '去勢すればいい',
+      '不妊手術させろ',
+      '不妊手術を受けさせろ',
+      '不妊手術させるべき',
+    ],
+    jfix: ['矯正', '治せ', '治る', '治す', 'まともに', '普通に', '目を覚ま'],
+    jgohome: ['下校', '帰る', '家を出る', '終わる', '迎えに来る'],
+    jyou2: ['お前', 'おまえ', '君', 'あなた', 'あんた'],
+    jlick2: ['たい', 'てあげたい', 'てやる', 'てあげる', '回し', '回す', '続け'],
+    jundress2: ['タオルなしで', '何も着ないで', '服なしで', '下着なしで', '裸で'],
+    jnude2: ['何も着てない', '全裸', '裸の', '裸で', '下着姿'],
   },
   negation: {
     // Suggestions as questions (なんで追い出さないの？) and the volitional 〜うじゃないか (let's): 追い出そうじゃないか.
@@ -1832,6 +1947,8 @@ export const ja: Lexicon = {
   },
   // 容疑者 as the one beaten (容疑者の頭を机に叩きつけ) names the victim of a blow, not a news report of a suspect.
   notReporting: [
+    // Round 12: 首を落とされる (to have one's head cut off) holds the reporting とされる (is said to).
+    '落とされる',
     // Round 11: a police station as the target of a petrol bomb, not the source of a report.
     '警察署に投げ',
     '警察署を燃や',
@@ -1845,6 +1962,10 @@ export const ja: Lexicon = {
     '容疑者を壁',
   ],
   reporting: [
+    // Round 12: a claim called discrimination after it (ゲイは殴って矯正すればいいという発言は差別だ).
+    'という発言は差別',
+    'という発言は許され',
+    'という主張は差別',
     // A question about what a phrase means talks about the words (round 11).
     'どういう意味',
     '何という意味',
@@ -2147,6 +2268,43 @@ export const ja: Lexicon = {
       '嬢に~4抜いてもらっ',
       '指名して~4抜いてもらっ',
       'ピンサロ~12抜い',
+      // Round 12: a sex scene or picture asked for, desire on a desk or a bonnet, licking until she shakes, a conquest told crudely
+      '{jscenereq}~20{jsexscene}',
+      '{jsexscene}~6{jscenereq}',
+      '{jyou2}~16{jsurface}~8{jwantsex}',
+      '{jsurface}に~4押し倒して~10{jwantsex}',
+      '{jshake}まで~4舐め{jlick2}',
+      '{jshake}まで~6犯し',
+      '{jwomanobj}~12{jhookplace}~2食っ',
+      '{jwomanobj}~12{jhookplace}~4ヤッ',
+      '{jwomanobj}~12{jhookplace}~4ヤっ',
+      '{jhookplace}~4ヤッてやった',
+      '{jhookplace}~4ヤってやった',
+      'ヤらせてくれない',
+      'ヤラせてくれない',
+      'ヤラせて',
+      'ヤラせろ',
+      // Round 12: probes
+      '{jnum}回ヤっ',
+      '{jnum}回ヤッ',
+      '朝まで~4ヤっ',
+      '朝まで~4ヤッ',
+      '{photo}~4{sendreq}~4{jundress2}',
+      'ゴム無し',
+      'いくらでヤれる',
+      // Round 12
+      '女~10{jhookplace}食ってやった',
+      // Round 12
+      '{jnude2}~4撮って~4{sendreq}',
+      // Round 12: probes
+      '{jwomanobj}犯す~10{jscenereq}',
+      '{jscenereq}~20{jwomanobj}犯す',
+      '元カノ~10ヤってやった',
+      '元カノ~10ヤッてやった',
+      '元カノ~10ヤった',
+      '元カノ~10ヤッた',
+      '女と~2ヤッた',
+      '女と~2ヤった',
     ],
     sexual: [
       'ホテル代~4出す',
@@ -2230,6 +2388,20 @@ export const ja: Lexicon = {
       'ピンサロ',
       'ヘルス嬢',
       'ソープ嬢',
+      // Round 12: a hand finish in a men-only parlour
+      '手で~6フィニッシュ',
+      '手で最後まで',
+      '最後は手で',
+      '手で抜い',
+      // Round 12: probes
+      '手と口で',
+      '口で~4抜きます',
+      'ヤれる',
+      'ヤレる',
+      'ヤろうよ',
+      '持ち帰った女',
+      // Round 12
+      'ナンパした女',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2258,6 +2430,18 @@ export const ja: Lexicon = {
       'お泊まり可',
       'お泊り可',
       '料金はdmで',
+      // Round 12: straight to the hotel
+      'ホテル直行',
+      'すぐホテル',
+      '直接ホテル',
+      '一時間いくら',
+      '1時間いくら',
+      'フィニッシュします',
+      // Round 12: probes
+      '抜きます',
+      '延長可',
+      '一晩いくら',
+      'ホテル代',
     ],
     // Words that hold a sexual word's letters (found by reading the IPA dictionary, mecab-ipadic):
     // ぱちんこ (pachinko), のどちんこ (the uvula). Katakana ones need no entry: a katakana term must
@@ -2342,9 +2526,34 @@ export const ja: Lexicon = {
       '終わったあと~6待ってる',
       '住所知ってる人',
       'もう一回送ってきたら',
+      // Round 12: the child picked up, the children asleep, the demand
+      '{family}の迎え',
+      '{family}~4迎えに行く前',
+      '{family}~4寝てる',
+      '{family}~10{routine}に通って',
+      '{family}~10どこの{routine}',
+      'どこの{routine}か',
+      // Round 12: probes
+      '苦情~4入れ続けるなら',
+      '鍵かけとけ',
+      '鍵をかけとけ',
+      '報酬出す',
+      // Round 12
+      '{family}さんの{routine}',
+      '危ないよね',
+      '{jnicething}、いい',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
-    notPlay: ['試合の後', '試合後', '試合が終わったら', '試合終わったら', 'スタジアムの外'],
+    notPlay: [
+      '試合の後',
+      '試合後',
+      '試合が終わったら',
+      '試合終わったら',
+      'スタジアムの外',
+      // Round 12: a dream novel asked for is a request, not play
+      '夢小説で',
+      '小説で~40{jreq}',
+    ],
     play: [
       // The ring and the dojo: a boxer's punches and a karateka's kicks are sport.
       'ボクシング',
@@ -2377,6 +2586,15 @@ export const ja: Lexicon = {
       '映画の',
       'ドラマで',
       'アニメで',
+      // Round 12: a score or a rout is sport (相手をボコボコにして5対0の圧勝)
+      '圧勝',
+      '完勝',
+      '大勝',
+      '快勝',
+      '完封',
+      '対0で',
+      '対0の',
+      '相手チーム',
     ],
     incitement: [
       '{family}~3どうなっても~2知らねえからな',
@@ -2616,6 +2834,18 @@ export const ja: Lexicon = {
       'やつ~6見つけ次第~4刺す',
       'やつ~6見つけ次第~4殺す',
       '奴~6見つけ次第~4ボコ',
+      // Round 12: probes
+      '見つけたら刺す',
+      '見つけたら殺す',
+      '誰か~4撃ってくれ',
+      '誰か~4刺してくれ',
+      '家ごと燃えろ',
+      '家族ごと燃えろ',
+      'あいつを見つけ次第~2殺',
+      'あいつを見つけ次第~2刺',
+      // Round 12
+      '{jlimb}~2へし折ろう',
+      '{jlimb}~2折ろう',
     ],
     verbs: [
       '殺す',
@@ -2808,6 +3038,27 @@ export const ja: Lexicon = {
       '病院代用意しとけ',
       '学校の前で待ってるぞ',
       '家の前で待ってるぞ',
+      // Round 12: the debt by a day; knowing the house or the routine
+      '金は{jtf}までに',
+      '{jtf}までに~4金~2返せ',
+      '{jtf}までに~6払え',
+      '{jtf}までに~6返せよ',
+      '家も~4{jknow}',
+      '家は~4{jknow}',
+      '住所も~4{jknow}',
+      '毎朝~12{routine}~10{jknow}',
+      '毎日~12{routine}~10{jknow}',
+      '{family}~10{routine}~12{jknow}',
+      '何時に{jgohome}~6{jknow}',
+      // Round 12: probes
+      '{family}の{routine}~8挨拶に行',
+      '何階に住んで~6{jknow}',
+      '部屋番号も~4{jknow}',
+      '部屋番号は~4{jknow}',
+      // Round 12
+      '毎日見てるから',
+      // Round 12
+      '{family}~8一人で帰って',
     ],
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').
@@ -2882,6 +3133,8 @@ export const ja: Lexicon = {
       'で刺されたような',
       'で刺されるような',
       'に刺されたような',
+      // Round 12: a fish beheaded for the kitchen
+      '魚の首を切',
     ],
     graphic: [
       // Blows against a person: 女性の頭を蹴り, 夫の首を絞め, 息子をベルトで叩き, 金属バットで彼を殴り.
@@ -3129,6 +3382,42 @@ export const ja: Lexicon = {
       '{jvict}の皮膚を~6剥',
       '{jvict}の皮を~6剥ぎ',
       '{jscenereq}~30皮膚を~6剥',
+      // Round 12: acid, drowning held down, a burner on the soles, shot and left to bleed, the face turned purple
+      '生きたまま~8{jacid}~8沈め',
+      '生きたまま~8{jacid}~8に入れ',
+      '{jscenereq}~40溶ける皮膚',
+      '{jwater2}に沈めて~14押さえつけ',
+      '{jscenereq}~40溺れ死ぬ',
+      '{jburner}で~4足の裏を~6焼',
+      '足の裏を~4{jburner}で~4焼',
+      '{jnum}発~4撃ち込まれ',
+      '撃ち込まれ~14血を流し',
+      '血を流して死ぬまで',
+      '頭を~14突っ込んで~16動かなくなるまで',
+      '首を{jstrang}て~16紫色~10離さなかった',
+      '首を{jstrang}て~16紫色になるまで',
+      '顔が~4紫色になるまで~4{jstrang}',
+      'を~12溺れ死ぬまで押さえつけ',
+      '沈めて溺れ死ぬまで',
+      '首を~10斬り落と~14血が噴き',
+      '{jscenereq}~30首を~10斬り落と',
+      '首を~10斬り落と~6{jscenereq}',
+      '{jacid}をかけられた{jvict}',
+      '{jvict}は~2{jacid}をかけられ',
+      '{jvict}が~2{jacid}をかけられ',
+      '{jvict}は~2火だるまに',
+      '{jvict}が~2火だるまに',
+      '焼けただれた皮膚を~10掻きむし',
+      // Round 12
+      '指を~4一本ずつ~8潰し',
+      '{jplier}で~4指を~4潰',
+      '指を~8{jplier}で~4潰',
+      // Round 12: an ear cut off and sent, whipped until the skin split
+      '人質の~4耳を~4切り落と',
+      '耳を切り落として~10送りつけ',
+      '裂けるまで~6鞭で',
+      '鞭で~6裂けるまで',
+      '皮膚が裂けるまで~6打ち',
     ],
   },
   hate: {
@@ -3175,6 +3464,9 @@ export const ja: Lexicon = {
       'アスペ',
       'ヒトモドキ',
       'ジャップ',
+      // Round 12
+      '黒い猿',
+      '黒猿',
     ],
     // Words that hold a slur's letters (found by reading the IPA dictionary): a clay doll (土人形), the
     // mahjong blunder チョンボ, the aspect ratio; チョン in クエスチョン or ランチョン is mid-word and
@@ -3498,6 +3790,35 @@ export const ja: Lexicon = {
       '{group}~6進化しきって',
       '{group}は~4外に出てくるな',
       '{group}~4目障り',
+      // Round 12: women unfit to manage and sent home to breed, disabled people as a burden, gay people sterilised or beaten straight
+      '{group}は~4{jemo}~12向かない',
+      '{group}~10管理職~10任せ~12潰れる',
+      '{group}~6{jbrew}しか~4能がない',
+      '{group}~6{jbrew}しか~4できない',
+      '{group}~6{jbrew}~4くらいしか',
+      '{jdis}~6お荷物!扱い',
+      '{jdis}~6社会のゴミ',
+      '{jdis}~6税金の無駄',
+      '{jdis}~6穀潰し',
+      '{group}~6{jsterildo}',
+      '{group}は~6殴っ~8{jfix}',
+      '{group}は~8殴って~4{jfix}',
+      '家で~4産んでろ!って',
+      '子供でも産んでろ!って',
+      // Round 12: probes
+      '{group}に{jpolitics}~4無理',
+      '黙って家事',
+      '家事しとけ',
+      '{group}~12生理で~8使えない',
+      '{jdis}~6産む意味な',
+      '{jdis}の子~4堕ろすべき',
+      '{group}は~2{inferior}から',
+      // Round 12
+      '{group}が{jlead}とか~4無理!って',
+      '{group}が{jlead}なんて~4無理!って',
+      // Round 12
+      '{jdis}~6酸素の無駄',
+      '{group}は~6酸素の無駄',
     ],
   },
 };

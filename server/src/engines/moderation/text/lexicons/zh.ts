@@ -581,6 +581,23 @@ export const zh: Lexicon = {
       '车牌',
       '每天几点',
       '上下班的路',
+      // Round 12: the gym, the morning run
+      '哪个健身房',
+      '去哪个健身房',
+      '几点去健身房',
+      '几点出门跑步',
+      '在哪个幼儿园',
+      '哪所小学',
+      '哪个小学',
+      '哪个幼儿园',
+      '几点接孩子',
+      // Round 12
+      '住几楼',
+      '住几号',
+      '几楼几号',
+      // Round 12
+      '住哪个小区',
+      '哪个小区',
     ],
     know: ['知道', '清楚', '摸清', '查到', '查清', '打听到', '盯着', '摸透'],
     /** Death and ruin wished on someone. */
@@ -643,8 +660,24 @@ export const zh: Lexicon = {
       '掀起衣服',
       '衣服掀起',
       '把衣服撩',
+      // Round 12
+      '只穿内裤的',
+      '只穿内衣的',
+      '穿内裤的',
     ],
-    lookme: ['给我看', '发给我', '发我', '拍给我', '让我看', '私发', '给大家看'],
+    lookme: [
+      '给我看',
+      '发给我',
+      '发我',
+      '拍给我',
+      '让我看',
+      '私发',
+      '给大家看',
+      // Round 12
+      '给哥哥看',
+      '给哥看',
+      '发给哥哥',
+    ],
     pic: ['照片', '照', '图', '视频', '自拍'],
     crime: [
       '小偷',
@@ -977,6 +1010,11 @@ export const zh: Lexicon = {
       '拖鞋',
       '铁锤',
       '榔头',
+      // Round 12
+      '砖头',
+      '板砖',
+      '砖块',
+      '石头',
     ],
     /** A one-character blow, read only with a person or a part of one named with it. */
     zhit: ['打', '踢', '踹', '踩', '砸', '抽', '揍', '撞', '磕', '扇', '顶', '抡'],
@@ -1510,6 +1548,11 @@ export const zh: Lexicon = {
       '好几',
       '几',
       '数',
+      // Round 12
+      '二十多',
+      '三十多',
+      '十多',
+      '好几十',
     ],
     zstab: ['捅', '刺', '扎', '戳', '插', '砍'],
     zcrowd: [
@@ -1620,6 +1663,23 @@ export const zh: Lexicon = {
       '被人砸了',
       '被砸了',
       '缺胳膊少腿',
+      // Round 12: cut brakes, a night fire
+      '刹车坏了',
+      '刹车失灵',
+      '刹车被人',
+      '半夜着了火',
+      '半夜着火',
+      '半夜起火',
+      '起了火',
+      // Round 12
+      '被人毒死',
+      '被毒死',
+      '被人下毒',
+      // Round 12
+      '轮胎被人扎了',
+      '轮胎被扎',
+      '刹车出问题',
+      '刹车出了问题',
     ],
     zshame: [
       '可就可惜了',
@@ -1632,8 +1692,27 @@ export const zh: Lexicon = {
       '就不好说了',
       '可不好说',
       '别怪我',
+      // Round 12
+      '可别怪我没提醒',
+      '别怪我没提醒',
     ],
-    zprop: ['家', '的车', '车', '房子', '的房子', '店', '孩子', '儿子', '女儿', '老婆', '家人'],
+    zprop: [
+      '家',
+      '的车',
+      '车',
+      '房子',
+      '的房子',
+      '店',
+      '孩子',
+      '儿子',
+      '女儿',
+      '老婆',
+      '家人',
+      // Round 12
+      '狗',
+      '的狗',
+      '猫',
+    ],
     znice: ['挺好的', '不错', '真漂亮', '挺漂亮', '挺可爱', '真可爱', '挺新的'],
     zfloat: ['漂着', '漂起来', '浮起来', '泡着', '喂鱼'],
     zfind: ['捞到', '捞出', '找到', '发现'],
@@ -1689,6 +1768,14 @@ export const zh: Lexicon = {
       '女人',
       '陪酒妹',
       '陪酒女',
+      // Round 12
+      '老板娘',
+      '女网友',
+      '小姐姐',
+      '女同事',
+      // Round 12
+      '前女友',
+      '前台',
     ],
     zprice: ['多少钱', '多少', '什么价', '啥价', '怎么收费', '怎么算'],
     zoral: ['口一次', '口活', '吹箫', '打一炮', '打一次炮'],
@@ -1725,6 +1812,17 @@ export const zh: Lexicon = {
       '描写你',
       '描写她',
       '描写他',
+      // Round 12: fan fiction, AI prompts
+      '同人文',
+      '提示词',
+      '画一个',
+      '画个',
+      '生成一张',
+      '给我画',
+      // Round 12
+      '来段文字',
+      '来一段文字',
+      '画张图',
     ],
     zsexscene: [
       '床戏',
@@ -1801,6 +1899,10 @@ export const zh: Lexicon = {
       '刺激一点',
       '越刺激越好',
       '越细越好',
+      // Round 12
+      '写细一点',
+      '细一点',
+      '要露骨',
     ],
     zstory: [
       '写一个故事',
@@ -1823,6 +1925,20 @@ export const zh: Lexicon = {
       '写成故事',
       '写成小说',
       '改写成剧本',
+      // Round 12: fan fiction, AI prompts
+      '写一段同人文',
+      '写一篇同人文',
+      '写个同人文',
+      '同人文',
+      '写一段同人',
+      '视频提示词',
+      '图片提示词',
+      '提示词',
+      '生成一段视频',
+      '生成一个视频',
+      '生成一张图',
+      '生成一张图片',
+      '拍一段',
     ],
     zboast: ['搞了', '睡了', '上了', '干了', '操了', '泡了', '办了', '玩了', '睡过', '上过', '干过', '玩过'],
     zcam: [
@@ -1933,6 +2049,31 @@ export const zh: Lexicon = {
       '放好了炸弹',
     ],
     zleech: ['吃福利', '吃我们的福利', '吃低保', '骗福利', '骗低保', '吸我们的血'],
+    zsterilx: ['被', '被强制', '强制', '全部', '全部被', '都被', '统统', '一律', '通通', '全都', '都'],
+    zbeatstraight: ['正常', '变正常', '变直', '为止', '改过来', '直男'],
+    zwomanx: ['女人', '女的', '女人家', '娘们', '女员工', '女同事', '女司机', '女领导', '女生'],
+    zbrew: ['端茶倒水', '泡咖啡', '倒茶', '做饭', '生孩子', '花瓶', '暖床', '打扫卫生', '相夫教子'],
+    zorgasm: ['发抖', '颤抖', '腿软', '求饶', '受不了', '叫出来', '哭出来', '高潮'],
+    zpayrisk: ['不戴套', '不带套', '无套', '不用套'],
+    zdemand: ['还上', '还钱', '还清', '把钱还', '把钱准备好', '钱准备好', '打过来'],
+    zhookplace: [
+      '在车里',
+      '在车上',
+      '在厕所',
+      '在厕所里',
+      '在酒店',
+      '在更衣室',
+      '在办公室',
+      '在他车里',
+      '在她车里',
+    ],
+    zstruggle: ['挣扎', '动弹', '扑腾', '乱蹬', '蹬腿', '动'],
+    zwipeone: ['赶走', '打', '杀', '赶', '抓', '弄死'],
+    ztf: ['周五', '周一', '周末', '星期五', '星期一', '下周', '明天', '月底', '后天', '这周'],
+    zsurf: ['墙上', '桌上', '床上', '办公桌上', '车上', '沙发上', '地上'],
+    zrelease: ['放松', '解决', '释放', '打出来', '弄出来'],
+    zmuscle: ['肩', '颈', '腰', '背', '肌肉', '一下肩', '脚', '腿', '头'],
+    zboastx: ['操了', '肏了', '睡了', '办了'],
   },
   negation: {
     // 以反问提出的建议：为什么不把他们都赶走？为什么没人打死他？
@@ -1962,6 +2103,10 @@ export const zh: Lexicon = {
   },
   // Round 10: reporting the speaker, as the threat's condition (再去举报，下次就在臭水沟里找到你), is no report.
   notReporting: [
+    // Round 12: reporting again as the threat's condition (再举报我们战队，我线下找到你).
+    '再举报',
+    '再敢举报',
+    '继续举报',
     // Round 11: a police station to be set on fire is a target, not a source.
     // A police officer beating someone in a picture asked for is its agent, not a source.
     '警察用警棍',
@@ -1992,6 +2137,11 @@ export const zh: Lexicon = {
     '警察被人',
   ],
   reporting: [
+    // Round 12: a claim condemned (他说残疾人是浪费氧气，被全网批评).
+    '被全网批评',
+    '遭到批评',
+    '受到批评',
+    '引发批评',
     // A question about what a phrase means talks about the words (round 11).
     '什么意思',
     '啥意思',
@@ -2237,6 +2387,39 @@ export const zh: Lexicon = {
       '触手~4{sexverb}',
       '把~6{zgirl}~2都办了',
       '把~6{zgirl}~2办了',
+      // Round 12: desire said with a place, licking until she shakes, a conquest told crudely
+      '想~8要了你!的',
+      '舔到你~4{zorgasm}',
+      '舔你~8到你~2{zorgasm}',
+      '一直舔到{zorgasm}',
+      '干到你~4{zorgasm}',
+      '把~8{zgirl}给{zboast}',
+      '把~8{zgirl}{zboast}$',
+      '{zwrite}~14全裸~10{zrawdetail}',
+      '把~8服务员给{zboast}',
+      '把~8服务员{zboast}$',
+      '{zhookplace}~6把~10{zboast}!一',
+      '把~12{zgirl}~2{zhookplace}{zboast}',
+      // Round 12: probes
+      '把你按~4{zsurf}~2干',
+      '让你坐~2我脸上',
+      '发~3{undress}~1{pic}',
+      // Round 12: nothing under the pyjamas
+      '{pic}发我~14啥也没穿',
+      '{pic}发我~14什么都没穿',
+      '发我~4{pic}~10啥也没穿',
+      '啥也没穿的{pic}',
+      '什么都没穿的{pic}',
+      // Round 12: probes
+      '被~8压在~6上干!活',
+      '把你压在~6上干!活',
+      '把她压在~6上干!活',
+      '把你按在~6上干!活',
+      '把她按在~6上干!活',
+      '约出来~2{zboastx}!个',
+      '搞了一发',
+      '干了一炮',
+      '{zwrite}~30{zsexscene}~12{zrawdetail}',
     ],
     sexual: [
       '做全套',
@@ -2350,6 +2533,22 @@ export const zh: Lexicon = {
       '叫个小姐!姐',
       '做个全套',
       '约不约',
+      // Round 12: a nude with spread legs, uncensored; naked in bed thinking of the reader
+      '全裸',
+      '张开双腿',
+      '张开腿',
+      '双腿张开',
+      '无码',
+      '光着~4躺在床上',
+      '光着身子~4躺',
+      '舌头~6我身上',
+      '用手~4帮你~4{zrelease}!{zmuscle}',
+      // Round 12: probes
+      '互相舔',
+      // Round 12
+      '一起睡吗',
+      // Round 12
+      '露点',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2412,6 +2611,22 @@ export const zh: Lexicon = {
       '懂的进',
       '价格私聊',
       '颜值在线',
+      // Round 12: an hourly price asked of a woman, straight to the hotel
+      '一个小时~4{zprice}',
+      '一小时~4{zprice}',
+      '{zprice}一个小时',
+      '直接去酒店',
+      '直奔酒店',
+      '直接去宾馆',
+      '推油',
+      // Round 12: a parlour menu, no chat
+      '半套',
+      '加钟',
+      '全套',
+      '不用聊太多',
+      // Round 12
+      '一晚多少',
+      '一晚上多少',
     ],
     // Words that hold a sexual word's letters (found by reading CC-CEDICT): 白色情人节 (White Day),
     // 红色情侣装, 景色情调, 同性爱情, 聊以自慰 (to console oneself).
@@ -2485,9 +2700,33 @@ export const zh: Lexicon = {
       '谁知道~8住哪',
       '你再发一次',
       '再发一次~4我就',
+      // Round 12: the demand, the place to meet
+      '这钱~8{zdemand}',
+      '钱~6{ztf}之前',
+      '地址~4发群里',
+      '地址我发',
+      '大家~6去~10门口堵',
+      '明天~4去~10堵他',
+      '你{child}~8小学',
+      '你{child}~8初中',
+      '撤诉之前',
+      '等着$',
+      // Round 12: a warning not to report again, the door locked
+      '再敢~4举报',
+      '再敢~4投诉',
+      '再敢~4曝光',
+      '锁好门',
+      // Round 12
+      '在网上骂',
+      '把帖子删了',
+      '把差评删了',
+      // Round 12
+      '挺危险的',
+      '你懂的',
+      '钱不到位',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
-    notPlay: ['比赛结束后', '比赛后', '比赛完', '赛后', '散场后'],
+    notPlay: ['比赛结束后', '比赛后', '比赛完', '赛后', '散场后', '垃圾裁判', '狗裁判', '黑哨'],
     play: [
       // The ring and the mat: a boxer's punches are sport.
       '拳击',
@@ -2524,6 +2763,13 @@ export const zh: Lexicon = {
       '的游戏',
       '战争片',
       '打boss',
+      // Round 12: a score or a rout is sport
+      '比0',
+      '大胜',
+      '完胜',
+      '大比分',
+      '对手球队',
+      '零封',
     ],
     incitement: [
       '牙一颗不剩',
@@ -2763,6 +3009,17 @@ export const zh: Lexicon = {
       '见到就打!招',
       '见到他就打!招',
       '见一次打一次',
+      // Round 12: a crowd called to beat someone to death
+      '活活打死',
+      '拖出来~4打死',
+      '拖出去~4打死',
+      '{zmishap}~12{relative}~8在里面睡',
+      '{zmishap}~16你{relative}~8睡着',
+      // Round 12
+      '带上家伙~10往死里',
+      '抄家伙~10往死里',
+      // Round 12
+      '{zprop}~4{znice}~16{zmishap}~10{zshame}',
     ],
     verbs: [
       '烧掉',
@@ -2992,6 +3249,26 @@ export const zh: Lexicon = {
       '全家不得安宁',
       '学校门口等你',
       '家门口堵你',
+      // Round 12: the children with a demand; knowing the reader routine; the night fire with the family inside
+      '{know}你{child}~4{routine}',
+      '你最好~10{zdemand}',
+      '{ztf}之前~4{zdemand}',
+      '{know}你每天~8{routine}',
+      '{know}你~2每天~6去哪',
+      '你~2{relative}~6都在里面睡',
+      '你~4{zprop}~8{zmishap}~12{relative}~6在里面',
+      '哪天~6{zmishap}',
+      '{ztf}前~4{zdemand}',
+      '小心哪天~12被车撞',
+      '出门~4被车撞了$',
+      // Round 12: found offline
+      '线下找到你',
+      '现实中找到你',
+      '{know}你{routine}',
+      // Round 12
+      '你{relative}每天~8一个人~8回家',
+      '你{relative}每天~8一个人~8下班',
+      '你{relative}~2晚上~8一个人~8回家',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 猪被杀死后血流满地, 打死蚊子.
     benign: [
@@ -3337,6 +3614,32 @@ export const zh: Lexicon = {
       '活剥了~2{zvict}',
       '把~4{zvict}活剥',
       '{zstory}~30剥皮',
+      // Round 12: scene requests and depictions: acid, petrol set alight, shot in the belly and left to bleed, drowned in a river
+      '{zstory}~30{zrawdetail}~8{scream}',
+      '{zstory}~30{zthrowinto}~6{zacid}',
+      '把~6{zvict}~10{zthrowinto}~4{zacid}',
+      '活着~4{zthrowinto}~4{zacid}',
+      '{zvict}被~2{zpourv}~3汽油',
+      '被{zpourv}上汽油',
+      '被{zpourv}了汽油',
+      '挨了~2{zcount}枪~12流血',
+      '{zface}上~2挨了~2{zcount}枪',
+      '中了~2{zcount}枪~12流血',
+      '流血等死',
+      '{zstory}~30按进~4{zriver}~8淹死',
+      '按进~4{zriver}~6活活淹死',
+      '{zstory}~30淹死~12挣扎',
+      '把{zvict}~8按进~6{zwater}~14直到',
+      '{zvict}的头~4按进~6{zwater}~14直到',
+      // Round 12
+      '刀~10肠子~4流出来',
+      '{zvict}的肠子~4流出来',
+      // Round 12: an ear cut off and sent, a face beaten past recognition
+      '{zear}割下来~4寄给',
+      '人质的{zear}~2{zcutoff}',
+      '人质的{zear}割下来',
+      '砸~6直到~4认不出来',
+      '打到~4认不出来',
     ],
   },
   hate: {
@@ -3379,6 +3682,8 @@ export const zh: Lexicon = {
       '(((她们)))',
       '(((犹太人)))',
       '(((那些人)))',
+      // Round 12
+      '黑猴子',
     ],
     // Words that hold a slur's letters (found by reading CC-CEDICT): Indochina, 花花绿绿 (colourful),
     // Nicodemus.
@@ -3423,6 +3728,11 @@ export const zh: Lexicon = {
       '菲律宾人',
       '巴基斯坦人',
       '回民',
+      // Round 12
+      '维族人',
+      '维族',
+      // Round 12
+      '变性人',
     ],
     // Pests, dirt, disease and animals have a literal sense ("难民营里蟑螂泛滥", cockroaches in the
     // refugee camp): they count against a group only when said of it: a copula or comparison
@@ -3637,6 +3947,36 @@ export const zh: Lexicon = {
       '{group}~12嫁人生孩子才是',
       '{group}~4天生贪婪',
       '{group}~8吸~4血',
+      // Round 12: women unfit for work, disabled people as burden, groups sterilised or beaten straight
+      '{zwomanx}~4都太?{dumb}',
+      '{zwomanx}~6只配~4{zbrew}!的说法',
+      '{zwomanx}~6只会~4{zbrew}!的说法',
+      '{zwomanx}~6只能~4{zbrew}!的说法',
+      '别招~2{zwomanx}',
+      '不要招~2{zwomanx}',
+      '{zdis}~8浪费粮食',
+      '{zdis}~8浪费资源',
+      '{zdis}~6社会的累赘',
+      '{zdis}~6植物人',
+      '{zdis}~6就是一堆',
+      '{group}~8{shouldzh}{zsterilx}~2{zsteril}',
+      '{group}~8{shouldzh}{zsteril}',
+      '{group}~6{shouldzh}~2打到~6{zbeatstraight}$',
+      '{group}~6{shouldzh}~2揍到~6{zbeatstraight}$',
+      '{group}~4见一个~2{zwipeone}一个',
+      // Round 12: probes
+      '{zwomanx}当什么~4老板',
+      '{zwomanx}当什么~4领导',
+      '回去相夫教子吧',
+      '回家相夫教子吧',
+      '回家相夫教子去',
+      '滚回家相夫教子',
+      '滚回家~4生孩子',
+      '{zdis}~4不该生出来',
+      '{zdis}~6拖累家里',
+      '{group}都是变态',
+      // Round 12
+      '{zdis}~6浪费氧气',
     ],
   },
 };
