@@ -12,6 +12,7 @@ import {
   compileWildcardExceptions,
   findTerms,
   longestMatches,
+  longestUnnegated,
   prepareSentence,
 } from '../../../src/engines/moderation/text/matchTerms.js';
 import {
@@ -302,6 +303,12 @@ describe('scoring rules', () => {
     );
     const myth = await scoreTextDetailed('Женщины тупее мужчин — это миф, опровергнутый наукой.', 'hate');
     expect(myth.score).toBeLessThan(0.5);
+    // In Chinese too (a window of characters), unless the refutation is itself denied.
+    expect((await scoreTextDetailed('河南人都是骗子。', 'hate')).score).toBeGreaterThanOrEqual(0.5);
+    expect((await scoreTextDetailed('河南人都是骗子，这是地域歧视。', 'hate')).score).toBeLessThan(0.5);
+    expect(
+      (await scoreTextDetailed('河南人都是骗子，我说的不是偏见，是事实。', 'hate')).score,
+    ).toBeGreaterThanOrEqual(0.5);
   });
 
   it('reads "they" at the start of a sentence as the group named just before (hate.anaphora)', async () => {
@@ -335,6 +342,9 @@ describe('scoring rules', () => {
       "Les immigrés sont tous des voleurs. C'est faux, bien sûr.",
       'Los gitanos son todos ladrones. Eso es un mito racista.',
       'Женщины тупее мужчин. Это миф.',
+      // A claim asked back as a question, then dismissed.
+      'Frauen sollen gehorchen? So ein Unsinn.',
+      'As mulheres têm que ficar em casa? Isso é coisa do passado.',
     ])
       expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
     // Not when the next sentence agrees, asks, or uses the words for something else.
@@ -985,6 +995,25 @@ describe('constructions: word classes and gaps', () => {
     const all = find('they are nothing but thieves', ['they are ~2 thieves', 'they are nothing but thieves']);
     expect(all).toHaveLength(2);
     expect(longestMatches(all)[0]!.term).toBe('they are nothing but thieves');
+  });
+
+  it('falls back to the shorter matches over the same words when the longest is negated', () => {
+    // The long term spans a negation in its gap; the short one, outside it, is not negated.
+    const long = {
+      term: 'women ~4 stupid',
+      start: 0,
+      end: 9,
+      quoted: false,
+      gaps: [[1, 8]] as Array<[number, number]>,
+    };
+    const short = { term: 'are too stupid', start: 6, end: 9, quoted: false };
+    const apart = { term: 'parasites', start: 12, end: 13, quoted: false };
+    const negated = (m: { term: string }) => m === long;
+    expect(longestUnnegated([long, short, apart], negated)).toEqual([short, apart]);
+    // Nothing clean underneath: the negated match stays (and is damped as negated).
+    expect(longestUnnegated([long, short, apart], () => true)).toEqual([long, apart]);
+    // Not negated: the longest match, as longestMatches keeps it.
+    expect(longestUnnegated([long, short, apart], () => false)).toEqual([long, apart]);
   });
 });
 

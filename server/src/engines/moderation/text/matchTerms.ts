@@ -462,3 +462,25 @@ export function longestMatches(matches: readonly TermMatch[]): TermMatch[] {
   }
   return kept.sort((a, b) => a.start - b.start);
 }
+
+/**
+ * The longest matches (longestMatches), except where the longest is negated and shorter matches over
+ * the same words are not: then those. A negation inside a long term's gap ("X non servono a niente,
+ * sono troppo stupide": the long predicate spans the "non") must not hide a shorter term outside it.
+ * `negated` is asked only about matches that overlapped another.
+ */
+export function longestUnnegated(
+  matches: readonly TermMatch[],
+  negated: (m: TermMatch) => boolean,
+): TermMatch[] {
+  const kept = longestMatches(matches);
+  if (kept.length === matches.length) return kept;
+  const overlap = (a: TermMatch, b: TermMatch) => a.start < b.end && b.start < a.end;
+  return kept.flatMap((k) => {
+    const others = kept.filter((o) => o !== k);
+    const inside = matches.filter((m) => m !== k && overlap(m, k) && !others.some((o) => overlap(m, o)));
+    if (inside.length === 0 || !negated(k)) return [k];
+    const clean = longestMatches(inside.filter((m) => !negated(m)));
+    return clean.length > 0 ? clean : [k];
+  });
+}

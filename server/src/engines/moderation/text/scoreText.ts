@@ -51,6 +51,7 @@ import {
   compileTerms,
   compileWildcardExceptions,
   longestMatches,
+  longestUnnegated,
   findTerms,
   prepareSentence,
   type CompiledTerm,
@@ -85,6 +86,8 @@ const NEGATION_WINDOW_WORDS = 3;
 const NEGATION_WINDOW_CHARS = 6;
 /** How far after a match a refutation ("это миф", lexicons' negation.refute) still denies it. */
 const REFUTE_WINDOW_WORDS = 8;
+/** The same in characters, for zh and ja ("河南人都是骗子，这是地域歧视"). */
+const REFUTE_WINDOW_CHARS = 16;
 /**
  * A sentence that opens with a refutation ("That is a myth.", "Das ist ein Mythos.") denies the hate
  * claims of the sentence before it: the refutation must start within this many words of its start.
@@ -301,9 +304,13 @@ function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader
   )
     return true;
   // A refutation after the claim, in any clause of the sentence: "женщины тупее мужчин — это миф".
-  if (s.tokens.length > 0 && c.negRefute.length > 0) {
-    const refuted = findTerms(s, c.negRefute).filter(own);
-    if (refuted.some((n) => n.start >= m.end && n.start <= m.end + REFUTE_WINDOW_WORDS)) return true;
+  if (c.negRefute.length > 0) {
+    const reach = s.tokens.length > 0 ? REFUTE_WINDOW_WORDS : REFUTE_WINDOW_CHARS;
+    // A refutation denied in turn is none: 我说的不是偏见 (what I say is no prejudice).
+    const refuted = findTerms(s, c.negRefute).filter(
+      (n) => own(n) && !before.some((b) => b.start < n.start && b.end >= n.start - 1),
+    );
+    if (refuted.some((n) => n.start >= m.end && n.start <= m.end + reach)) return true;
   }
   // A negation a construction's gap swallowed: "immigrants are not criminals".
   const gaps = m.gaps ?? [];
@@ -492,12 +499,12 @@ function scoreSentence(
       return found.length > 0 && overlaps(m, found);
     };
   };
+  const longest = (found: TermMatch[]) =>
+    longestUnnegated(found, (m) => context.some((x) => isNegated(s, x, m, c)));
   if (policy === 'nsfw') {
     const ordinary = benignOf((x) => x.nsfwBenign);
-    const explicit = longestMatches(findTerms(s, c.nsfwExplicit)).filter((m) => !ordinary(m));
-    const sexual = longestMatches(findTerms(s, c.nsfwSexual)).filter(
-      (m) => !overlaps(m, explicit) && !ordinary(m),
-    );
+    const explicit = longest(findTerms(s, c.nsfwExplicit)).filter((m) => !ordinary(m));
+    const sexual = longest(findTerms(s, c.nsfwSexual)).filter((m) => !overlaps(m, explicit) && !ordinary(m));
     for (const m of explicit) add('nsfwExplicit', m);
     for (const m of sexual) add('nsfwSexual', m);
     const cues = longestMatches(findTerms(s, c.nsfwCues)).filter(
@@ -518,7 +525,7 @@ function scoreSentence(
     // "Kerzen anzünden", "burn calories": a violence match that overlaps an ordinary phrase is no
     // evidence ("in der Kirche Kerzen anzünden" holds both a place of worship and an arson verb).
     const ordinary = benignOf((x) => x.benign);
-    const incitement = longestMatches(findTerms(s, c.incitement)).filter((m) => !ordinary(m));
+    const incitement = longest(findTerms(s, c.incitement)).filter((m) => !ordinary(m));
     for (const m of incitement) add('violenceIncitement', m);
     const veiled = longestMatches(findTerms(s, c.veiled)).filter((m) => !overlaps(m, incitement));
     for (const m of veiled) add('violenceVeiled', m);
@@ -527,7 +534,7 @@ function scoreSentence(
     // Ordinary phrases are set aside before the longest matches are kept: "levou um tapa tão forte que
     // bateu a cabeça" keeps the blow when the longer match through the benign "bateu a cabeça" goes.
     const graphic = findTerms(s, c.graphic).filter((m) => !overlaps(m, incitement) && !ordinary(m));
-    for (const m of longestMatches(graphic)) add('violenceGraphic', m);
+    for (const m of longest(graphic)) add('violenceGraphic', m);
     if (c.threatCues.length > 0)
       for (const m of longestMatches(findTerms(s, c.threatCues)))
         if (!overlaps(m, [...incitement, ...veiled])) add('violenceCue', m);
@@ -546,13 +553,11 @@ function scoreSentence(
     );
     const hasGroup = groups.length > 0;
     for (const m of dehumanizing) add(hasGroup ? 'hateDehumanizingGroup' : 'hateDehumanizing', m);
-    for (const m of longestMatches(findTerms(s, c.predicates)))
-      if (!ordinary(m)) add('hateGroupPredicate', m);
+    for (const m of longest(findTerms(s, c.predicates))) if (!ordinary(m)) add('hateGroupPredicate', m);
     if (hasGroup) {
-      for (const m of longestMatches(findTerms(s, c.exclusion)))
-        if (!ordinary(m)) add('hateExclusionGroup', m);
+      for (const m of longest(findTerms(s, c.exclusion))) if (!ordinary(m)) add('hateExclusionGroup', m);
       const intents = findTerms(s, c.intent);
-      for (const m of longestMatches(findTerms(s, c.incitement))) add('hateViolenceGroup', m);
+      for (const m of longest(findTerms(s, c.incitement))) add('hateViolenceGroup', m);
       const verbs = longestMatches(findTerms(s, c.verbs));
       if (verbs.length > 0) {
         // The violence list's ordinary phrases hold here too: "kill the stereotype that women can't code".

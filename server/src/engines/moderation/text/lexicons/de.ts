@@ -3909,6 +3909,12 @@ export const de: Lexicon = {
       'ist ein märchen',
       'ist eine lüge',
       'ist unsinn',
+      // An exclamation after a quoted claim: "Frauen sollen gehorchen? So ein Unsinn."
+      'so ein unsinn',
+      'so ein quatsch',
+      'so ein schwachsinn',
+      'was fur ein unsinn',
+      'ist blodsinn',
     ],
     before: ['nicht', 'nie', 'niemals', 'kein*', 'niemand', 'ohne', 'gegen !{wall} !{gagainst}'],
     after: ['nicht', 'nie', 'niemals'],
