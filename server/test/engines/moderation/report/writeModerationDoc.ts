@@ -3,7 +3,7 @@
  * `<!-- name:end -->` markers; the prose around them is hand-written):
  *   - text-accuracy: precision and recall per language and per policy on the sentence sets in
  *     test/fixtures/moderation (development, held-out, and the blind sets text-blind-2.json to
- *     text-blind-11.json (all now spent; 8 to 10 violence only) and text-blind-12.json when present,
+ *     text-blind-12.json (all now spent; 8 to 10 violence only) and text-blind-13.json when present,
  *     skipped when absent), with every error on the unspent one;
  *   - image-models: the three nsfwjs models on the ordinary photos (load time, latency, top class,
  *     scores), the measurement the default model was chosen by;
@@ -146,9 +146,16 @@ const SETS: SentenceSet[] = [
   },
   {
     file: 'text-blind-12.json',
-    name: 'Twelfth blind set',
+    name: 'Twelfth blind set, spent',
     about:
-      'written by two more annotators (six languages each) who never saw the lexicons, the engine or the other sets, for all three policies (576 sentences, the same shape as the eleventh, asked to reach wider: workplaces, schools, dating apps, gaming chats, reviews, fan fiction and AI prompts, indirect phrasings and slang), kept outside the repository until round 11 was done and never used to change a rule. Measured once before round 11 at 63.5% recall / 98.4% precision (nsfw 59%, violence 55%, hate 76%; 3 false flags); the figures below are after round 11: the honest estimate',
+      'written by two more annotators (six languages each) who never saw the lexicons, the engine or the other sets, for all three policies (576 sentences, the same shape as the eleventh, asked to reach wider: workplaces, schools, dating apps, gaming chats, reviews, fan fiction and AI prompts, indirect phrasings and slang), kept outside the repository until round 11 was done. Measured once before round 11 at 63.5% recall / 98.4% precision (nsfw 59%, violence 55%, hate 76%; 3 false flags) and once after it at 70.8% / 98.6% (nsfw 71%, violence 59%, hate 82%; 3 false flags). Round 12 then read its errors, so the figures below say only that the rules cover it; the thirteenth blind set measures round 12',
+    optional: true,
+  },
+  {
+    file: 'text-blind-13.json',
+    name: 'Thirteenth blind set',
+    about:
+      'written by two more annotators (six languages each) who never saw the lexicons, the engine or the other sets, for all three policies (576 sentences, the same shape as the twelfth, asked to reach wider still: sports fans, landlords, delivery chats, school parents, marketplaces, political comments, song lyrics and memes, roleplay, reviews; questions, conditionals, lists and hashtags), kept outside the repository until round 12 was done and never used to change a rule. Measured once before round 12 at 69.4% recall / 98.0% precision (nsfw 64%, violence 62%, hate 82%; 4 false flags); the figures below are after round 12: the honest estimate',
     listErrors: true,
     optional: true,
   },
