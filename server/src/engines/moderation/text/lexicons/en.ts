@@ -4992,6 +4992,15 @@ export const en: Lexicon = {
       'zombies',
     ],
     cues: [
+      // A deadline for money after a veiled threat: "I know which school your daughter goes to. Pay by Friday."
+      'pay by {tf}',
+      'pay me by {tf}',
+      'pay me back by {tf}',
+      'pay it back by {tf}',
+      'the money by {tf}',
+      'you have until {tf}',
+      'you ve got until {tf}',
+      'until {tf} to pay',
       // Round 12
       'i mean it $',
       // Round 12: the reader's children asleep, a debt to pay

@@ -4386,6 +4386,15 @@ export const fr: Lexicon = {
       'au basket',
     ],
     cues: [
+      // Un délai pour payer après une menace voilée : « Je sais dans quelle école va ta fille. Paie avant vendredi. »
+      'paie avant {tffr}',
+      'paye avant {tffr}',
+      'payez avant {tffr}',
+      'rembourse avant {tffr}',
+      'remboursez avant {tffr}',
+      'l argent avant {tffr}',
+      'tu as jusqu a {tffr}',
+      't as jusqu a {tffr}',
       // Round 12: the reader's children asleep, a debt to pay
       'pendant que {tafamille} dorm*',
       'pendant que {tafamille} dort',
