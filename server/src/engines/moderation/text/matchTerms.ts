@@ -447,6 +447,11 @@ export function findTerms(sentence: PreparedSentence, terms: readonly CompiledTe
   return matches;
 }
 
+/** Two matches share a word (or a character in zh/ja). */
+export function overlap(a: TermMatch, b: TermMatch): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
 /** Keeps the longest of overlapping matches ("kill them all" wins over "kill them"), in text order. */
 export function longestMatches(matches: readonly TermMatch[]): TermMatch[] {
   const kept: TermMatch[] = [];
@@ -458,7 +463,7 @@ export function longestMatches(matches: readonly TermMatch[]): TermMatch[] {
       a.start - b.start,
   );
   for (const m of byLength) {
-    if (!kept.some((k) => m.start < k.end && k.start < m.end)) kept.push(m);
+    if (!kept.some((k) => overlap(m, k))) kept.push(m);
   }
   return kept.sort((a, b) => a.start - b.start);
 }
@@ -475,7 +480,6 @@ export function longestUnnegated(
 ): TermMatch[] {
   const kept = longestMatches(matches);
   if (kept.length === matches.length) return kept;
-  const overlap = (a: TermMatch, b: TermMatch) => a.start < b.end && b.start < a.end;
   return kept.flatMap((k) => {
     const others = kept.filter((o) => o !== k);
     const inside = matches.filter((m) => m !== k && overlap(m, k) && !others.some((o) => overlap(m, o)));

@@ -52,6 +52,7 @@ import {
   compileWildcardExceptions,
   longestMatches,
   longestUnnegated,
+  overlap,
   findTerms,
   prepareSentence,
   type CompiledTerm,
@@ -460,6 +461,16 @@ function scoreSentence(
   const context = contextLexicons(c, candidates);
   // Looked up only once the sentence has some evidence: most sentences have none.
   let reporting: boolean | undefined;
+  // Any candidate language's negation counts. Asked by `longest` and again by `add`: computed once a match.
+  const negations = new Map<TermMatch, boolean>();
+  const negatedHere = (m: TermMatch) => {
+    let negated = negations.get(m);
+    if (negated === undefined) {
+      negated = context.some((x) => isNegated(s, x, m, c));
+      negations.set(m, negated);
+    }
+    return negated;
+  };
   const add = (rule: keyof typeof TEXT_WEIGHTS, m: TermMatch) => {
     reporting ??= isReporting(s, context);
     // A slur stays a slur when negated ("don't rent to X") unless the sentence talks about the word
@@ -470,7 +481,7 @@ function scoreSentence(
       rule === 'hateSlur' && c.lex.hate.mention !== undefined
         ? context.some((x) => findTerms(s, x.mention).length > 0) &&
           context.some((x) => isNegated(s, x, m, x))
-        : context.some((x) => isNegated(s, x, m, c));
+        : negatedHere(m);
     let weight: number = TEXT_WEIGHTS[rule];
     if (negated) weight *= TEXT_DAMPING.negated;
     if (m.quoted) weight *= TEXT_DAMPING.quoted;
@@ -486,7 +497,7 @@ function scoreSentence(
       reporting,
     });
   };
-  const overlaps = (a: TermMatch, list: TermMatch[]) => list.some((b) => a.start < b.end && b.start < a.end);
+  const overlaps = (a: TermMatch, list: TermMatch[]) => list.some((b) => overlap(a, b));
 
   // "blue tits", "faggots and peas", "Zigeunerschnitzel": a match inside an ordinary phrase of the
   // policy's benign list is no evidence. Like negation, any candidate language's list counts: a short
@@ -499,8 +510,7 @@ function scoreSentence(
       return found.length > 0 && overlaps(m, found);
     };
   };
-  const longest = (found: TermMatch[]) =>
-    longestUnnegated(found, (m) => context.some((x) => isNegated(s, x, m, c)));
+  const longest = (found: TermMatch[]) => longestUnnegated(found, negatedHere);
   if (policy === 'nsfw') {
     const ordinary = benignOf((x) => x.nsfwBenign);
     const explicit = longest(findTerms(s, c.nsfwExplicit)).filter((m) => !ordinary(m));
@@ -674,9 +684,7 @@ function opensWithRefutation(s: PreparedSentence, lexicons: readonly CompiledLex
  */
 function lastGroup(s: PreparedSentence, c: CompiledLexicon): string | undefined {
   const ordinary = c.hateBenign.length > 0 ? findTerms(s, c.hateBenign) : [];
-  const groups = longestMatches(findTerms(s, c.groups)).filter(
-    (m) => !ordinary.some((o) => m.start < o.end && o.start < m.end),
-  );
+  const groups = longestMatches(findTerms(s, c.groups)).filter((m) => !ordinary.some((o) => overlap(m, o)));
   const last = groups.at(-1);
   if (!last) return undefined;
   if (s.tokens.length === 0) return s.text.slice(last.start, last.end);
