@@ -123,11 +123,15 @@ describe('tokenisation', () => {
   it('reads the spoken demonstrative هال ("these") off an Arabic word, as it reads ال', async () => {
     const [token] = wordTokens(normalize('وهالسوريين', 'ar'), 'ar');
     expect(token!.forms).toContain('سوريين');
-    for (const text of ['هالسوريين كلهم حرامية ولازم يرجعوا على بلدهم', 'هاللاجئين حشرات لازم نطردهم'])
-      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeGreaterThanOrEqual(0.5);
+    await expectFlagged(
+      ['هالسوريين كلهم حرامية ولازم يرجعوا على بلدهم', 'هاللاجئين حشرات لازم نطردهم'],
+      'hate',
+    );
     // Cardamom (هال) and a halo (هالة) leave nothing to read; ordinary talk of "these" stays ok.
-    for (const text of ['بحب القهوة مع الهال والهالة حول القمر', 'هالمسلمين بيصوموا رمضان كل سنة'])
-      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+    await expectNotFlagged(
+      ['بحب القهوة مع الهال والهالة حول القمر', 'هالمسلمين بيصوموا رمضان كل سنة'],
+      'hate',
+    );
   });
 
   it('reads single quotation marks, not apostrophes inside words', () => {
@@ -312,49 +316,57 @@ describe('scoring rules', () => {
   });
 
   it('reads "they" at the start of a sentence as the group named just before (hate.anaphora)', async () => {
-    for (const text of [
-      'Look at the migrants in our street. They are all thieves.',
-      'Regardez les immigrés du quartier. Ils sont tous des voleurs.',
-      'Посмотри на этих мигрантов. Они все воры.',
-      '看看那些穆斯林。他们都是恐怖分子。',
-      '移民が増えた。あいつらは全員犯罪者だ。',
-      '이민자들이 늘었다. 그들은 다 범죄자다.',
-      // The subject left out: the group goes before the verb.
-      'Mira a los gitanos del barrio. Son todos ladrones.',
-      '看看那些穆斯林。都是恐怖分子。',
-    ])
-      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeGreaterThanOrEqual(0.5);
-    for (const text of [
-      'Look at the migrants in our street. They are all exhausted after the journey.',
-      // No group before "they" (Mexican food names no people), or no claim after it.
-      'I love Mexican food. They are all thieves.',
-      'The burglars were caught. They are all thieves.',
-      'Migrants arrived yesterday. They were all welcomed by volunteers.',
-      'Llegaron los refugiados sirios. Son las diez de la noche.',
-    ])
-      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+    await expectFlagged(
+      [
+        'Look at the migrants in our street. They are all thieves.',
+        'Regardez les immigrés du quartier. Ils sont tous des voleurs.',
+        'Посмотри на этих мигрантов. Они все воры.',
+        '看看那些穆斯林。他们都是恐怖分子。',
+        '移民が増えた。あいつらは全員犯罪者だ。',
+        '이민자들이 늘었다. 그들은 다 범죄자다.',
+        // The subject left out: the group goes before the verb.
+        'Mira a los gitanos del barrio. Son todos ladrones.',
+        '看看那些穆斯林。都是恐怖分子。',
+      ],
+      'hate',
+    );
+    await expectNotFlagged(
+      [
+        'Look at the migrants in our street. They are all exhausted after the journey.',
+        // No group before "they" (Mexican food names no people), or no claim after it.
+        'I love Mexican food. They are all thieves.',
+        'The burglars were caught. They are all thieves.',
+        'Migrants arrived yesterday. They were all welcomed by volunteers.',
+        'Llegaron los refugiados sirios. Son las diez de la noche.',
+      ],
+      'hate',
+    );
   });
 
   it('lets a sentence that opens with a refutation deny the hateful claim before it', async () => {
-    for (const text of [
-      'Women are too dumb to lead. That is a sexist myth.',
-      'Frauen sind zu dumm zum Führen. Das ist ein Mythos.',
-      "Les immigrés sont tous des voleurs. C'est faux, bien sûr.",
-      'Los gitanos son todos ladrones. Eso es un mito racista.',
-      'Женщины тупее мужчин. Это миф.',
-      // A claim asked back as a question, then dismissed.
-      'Frauen sollen gehorchen? So ein Unsinn.',
-      'As mulheres têm que ficar em casa? Isso é coisa do passado.',
-    ])
-      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+    await expectNotFlagged(
+      [
+        'Women are too dumb to lead. That is a sexist myth.',
+        'Frauen sind zu dumm zum Führen. Das ist ein Mythos.',
+        "Les immigrés sont tous des voleurs. C'est faux, bien sûr.",
+        'Los gitanos son todos ladrones. Eso es un mito racista.',
+        'Женщины тупее мужчин. Это миф.',
+        // A claim asked back as a question, then dismissed.
+        'Frauen sollen gehorchen? So ein Unsinn.',
+        'As mulheres têm que ficar em casa? Isso é coisa do passado.',
+      ],
+      'hate',
+    );
     // Not when the next sentence agrees, asks, or uses the words for something else.
-    for (const text of [
-      'Migrants are all criminals. That is what I think.',
-      "Migrants are all criminals. And that's a fact, not a myth.",
-      'Migrants are all criminals. Is it a myth? No way.',
-      "Les Arabes sont tous des voleurs. C'est un crime de le nier.",
-    ])
-      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeGreaterThanOrEqual(0.5);
+    await expectFlagged(
+      [
+        'Migrants are all criminals. That is what I think.',
+        "Migrants are all criminals. And that's a fact, not a myth.",
+        'Migrants are all criminals. Is it a myth? No way.',
+        "Les Arabes sont tous des voleurs. C'est un crime de le nier.",
+      ],
+      'hate',
+    );
   });
 
   it('reads a suggestion asked as a question as not negated (negation.rhetorical)', async () => {
@@ -374,12 +386,14 @@ describe('scoring rules', () => {
       ).toBe(false);
     }
     // A plain negation still negates; a question that asks why a claim is false still denies it.
-    for (const text of [
-      "We don't want to deport the Muslims.",
-      "Why don't Muslims eat pork?",
-      '¿Por qué no todos los inmigrantes son delincuentes?',
-    ])
-      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+    await expectNotFlagged(
+      [
+        "We don't want to deport the Muslims.",
+        "Why don't Muslims eat pork?",
+        '¿Por qué no todos los inmigrantes son delincuentes?',
+      ],
+      'hate',
+    );
   });
 
   it('damps a negated slur only where the sentence talks about the word', async () => {
@@ -550,16 +564,18 @@ describe('scoring rules', () => {
     for (const text of ordinary)
       expect((await scoreTextDetailed(text, 'violence')).score, text).toBeLessThan(0.5);
     // Slurs and sexual words too: "a chink of light", "kaffir lime", "niggardly", "striped".
-    for (const text of [
-      'A chink of light came through the curtains.',
-      'I bought kaffir lime leaves for the curry.',
-      'He was niggardly with praise.',
-      'Ik ga die opmerking gewoon negeren.', // nl negeren: to ignore
-      'Хочу сделать педикюр в субботу.', // a pedicure
-      'Die Schleiereule jagt nachts Mäuse.', // the barn owl
-      'Mein Sohn hat eine Spastik im linken Bein.',
-    ])
-      expect((await scoreTextDetailed(text, 'hate')).score, text).toBeLessThan(0.5);
+    await expectNotFlagged(
+      [
+        'A chink of light came through the curtains.',
+        'I bought kaffir lime leaves for the curry.',
+        'He was niggardly with praise.',
+        'Ik ga die opmerking gewoon negeren.', // nl negeren: to ignore
+        'Хочу сделать педикюр в субботу.', // a pedicure
+        'Die Schleiereule jagt nachts Mäuse.', // the barn owl
+        'Mein Sohn hat eine Spastik im linken Bein.',
+      ],
+      'hate',
+    );
     expect((await scoreTextDetailed('The striped shirt has blue stripes.', 'nsfw')).score).toBeLessThan(0.5);
     expect((await scoreTextDetailed('Those kaffirs should leave.', 'hate')).score).toBeGreaterThanOrEqual(
       0.5,
@@ -648,15 +664,17 @@ describe('scoring rules', () => {
   });
 
   it('counts a repeated weak nsfw cue or listed word once (a placeholder xxx, kisses)', async () => {
-    for (const text of [
-      'Um xxx especifica o caracter octal xxx.',
-      'Eine Sitzung beginnt mit dem Sektor xxx und endet mit xxx.',
-      'Thanks for dinner, see you tomorrow xxx',
-      '最初の xxx は xxx.gz に保存する。',
-      'ipaddr は xxx.xxx.xxx.xxx という形式で指定する。',
-      'Setzen Sie xxx, xxx und xxx auf null.',
-    ])
-      expect((await scoreTextDetailed(text, 'nsfw')).score, text).toBeLessThan(0.5);
+    await expectNotFlagged(
+      [
+        'Um xxx especifica o caracter octal xxx.',
+        'Eine Sitzung beginnt mit dem Sektor xxx und endet mit xxx.',
+        'Thanks for dinner, see you tomorrow xxx',
+        '最初の xxx は xxx.gz に保存する。',
+        'ipaddr は xxx.xxx.xxx.xxx という形式で指定する。',
+        'Setzen Sie xxx, xxx und xxx auf null.',
+      ],
+      'nsfw',
+    );
     expect((await scoreTextDetailed('Watch free xxx porn videos here', 'nsfw')).score).toBeGreaterThanOrEqual(
       0.5,
     );
