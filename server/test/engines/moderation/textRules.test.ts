@@ -36,6 +36,22 @@ async function expectNotFlagged(texts: readonly string[], policy: Policy): Promi
   for (const text of texts) expect((await scoreTextDetailed(text, policy)).score, text).toBeLessThan(0.5);
 }
 
+/**
+ * The lexicons read each text as below the threshold, though the n-gram model flags it (its verdict,
+ * printed in the failure, is the model's; docs/moderation.md, "The n-gram classifier", lists these).
+ * For the rules these tests are about, whose reading the model's does not replace.
+ */
+async function expectLexiconsOnlyNotFlag(texts: readonly string[], policy: Policy): Promise<void> {
+  for (const text of texts) {
+    const d = await scoreTextDetailed(text, policy);
+    expect(d.lexiconScore, text).toBeLessThan(0.5);
+    expect(
+      d.model.score,
+      `${text}: the n-gram model no longer flags it; use expectNotFlagged`,
+    ).toBeGreaterThanOrEqual(0.5);
+  }
+}
+
 /** Each text is no violation yet still holds a violent word (violenceVerb): no threat, not unread. */
 async function expectViolentWordOnly(texts: readonly string[]): Promise<void> {
   for (const text of texts) {
@@ -334,13 +350,13 @@ describe('scoring rules', () => {
       [
         'Look at the migrants in our street. They are all exhausted after the journey.',
         // No group before "they" (Mexican food names no people), or no claim after it.
-        'I love Mexican food. They are all thieves.',
         'The burglars were caught. They are all thieves.',
         'Migrants arrived yesterday. They were all welcomed by volunteers.',
         'Llegaron los refugiados sirios. Son las diez de la noche.',
       ],
       'hate',
     );
+    await expectLexiconsOnlyNotFlag(['I love Mexican food. They are all thieves.'], 'hate');
   });
 
   it('lets a sentence that opens with a refutation deny the hateful claim before it', async () => {
@@ -470,8 +486,9 @@ describe('scoring rules', () => {
       'violenceCue',
       'violenceCue',
     ]);
-    // A veiled cue alone stays ordinary; with a weak cue in the next sentence it flags.
-    expect((await violence('I know where your wife works.')).score).toBeLessThan(0.5);
+    // A veiled cue alone stays ordinary for the lexicons (the n-gram model flags this one); with a
+    // weak cue in the next sentence it flags.
+    await expectLexiconsOnlyNotFlag(['I know where your wife works.'], 'violence');
     expect(
       (await violence('I know where your wife works. Think about that before you call the police.')).score,
     ).toBeGreaterThanOrEqual(0.5);
@@ -620,10 +637,8 @@ describe('scoring rules', () => {
 
   it('counts a commercial-sex cue with a sexual word or another cue of the next sentence, not two sexual words', async () => {
     // Each sentence alone stays ordinary; the two together are an offer.
-    await expectNotFlagged(
-      ['今晚出来开房吗？', '房费我出', 'Sexy girl here.', 'Discreet meetings only.'],
-      'nsfw',
-    );
+    await expectNotFlagged(['房费我出', 'Discreet meetings only.'], 'nsfw');
+    await expectLexiconsOnlyNotFlag(['今晚出来开房吗？', 'Sexy girl here.'], 'nsfw');
     await expectFlagged(['今晚出来开房吗？房费我出', 'Sexy girl here. Discreet meetings only.'], 'nsfw');
     // Only neighbours count: a sentence in between breaks the pair.
     await expectNotFlagged(['今晚出来开房吗？我们去吃火锅吧，那家店很好吃。房费我出'], 'nsfw');
@@ -785,18 +800,16 @@ describe('scoring rules', () => {
     );
     // Alone it names a group and says nothing of it; brackets in code are no echo.
     await expectNotFlagged(
-      [
-        'Ich schicke dir (((Umarmungen))) und gute Besserung!',
-        'Die Funktion f(((x))) ist stetig.',
-        'Sie kontrollieren die Banken und die Medien.',
-      ],
+      ['Ich schicke dir (((Umarmungen))) und gute Besserung!', 'Die Funktion f(((x))) ist stetig.'],
       'hate',
     );
+    await expectLexiconsOnlyNotFlag(['Sie kontrollieren die Banken und die Medien.'], 'hate');
   });
 
   it('reads a participle in a perfect tense, and a preterite, as past: no threat (violence.participles, violence.perfect)', async () => {
+    // perfect: a before the participle (the n-gram model reads "je veux … tué" as a threat)
+    await expectLexiconsOnlyNotFlag(["Je veux dire qu'il l'a tué."], 'violence');
     await expectViolentWordOnly([
-      "Je veux dire qu'il l'a tué.", // perfect: a before the participle
       'Voglio parlarti del libro che racconta come hanno ucciso Cesare.', // hanno ucciso
       'Ik wil de mensen helpen die tijdens de oorlog zijn verkracht.', // zijn before
       'Ich will erzählen, wie sie ihn erschossen haben.', // perfectAfter: verb-final

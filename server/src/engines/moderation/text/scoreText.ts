@@ -47,6 +47,7 @@ import { isUnspaced, type TextLanguage } from './languages.js';
 import { LEXICONS } from './lexicons/index.js';
 import { LATIN_PLAY } from './lexicons/play.js';
 import type { Lexicon } from './lexicons/types.js';
+import { builtInNgramModel, judge, type NgramVerdict } from './ngramModel.js';
 import {
   compileTerms,
   compileWildcardExceptions,
@@ -250,6 +251,10 @@ export interface TextScoreDetails {
   detected: string;
   languages: TextLanguage[];
   evidence: TextEvidence[];
+  /** The lexicons' score alone. */
+  lexiconScore: number;
+  /** The n-gram classifier's verdict (ngramModel.ts); `score` is the higher of the two scores. */
+  model: NgramVerdict;
 }
 
 /**
@@ -791,14 +796,25 @@ export function scoreTextWithLanguages(
   return { raw, evidence: all };
 }
 
-/** Identifies the language(s), then scores; `evidence` says which words and rules produced the score. */
+/**
+ * Identifies the language(s), scores with their lexicons, and asks the n-gram classifier: the score
+ * is the higher of the two. The classifier counts only from its threshold (ngramModel.ts), and not at
+ * all where the lexicons read a piece of evidence as negated, quoted, reported or play. `evidence`
+ * says which words and rules produced the lexicons' score.
+ */
 export async function scoreTextDetailed(
   text: string,
   policy: ModerationPolicyName,
 ): Promise<TextScoreDetails> {
   const { detected, languages } = await identifyLanguages(text);
   const { raw, evidence } = scoreTextWithLanguages(text, policy, languages);
-  return { score: calibrate(raw), detected, languages, evidence };
+  const lexiconScore = calibrate(raw);
+  const model = judge(builtInNgramModel(), text, policy);
+  // The model reads n-grams, not syntax: where the lexicons found evidence and read it as negated,
+  // quoted, reported or play ("We don't want to deport them", "C'est faux"), their reading stands.
+  const overruled = evidence.some((e) => e.negated || e.quoted || e.reporting || e.play === true);
+  const modelScore = overruled ? 0 : model.score;
+  return { score: Math.max(lexiconScore, modelScore), lexiconScore, detected, languages, evidence, model };
 }
 
 export async function scoreText(text: string, policy: ModerationPolicyName): Promise<number> {
