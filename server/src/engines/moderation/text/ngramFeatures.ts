@@ -22,12 +22,12 @@ export interface SparseVector {
 }
 
 /** 32-bit FNV-1a over UTF-16 code units: fast, stable across runs and platforms. */
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
 function hash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
+  let h = FNV_OFFSET;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
   return h >>> 0;
 }
 
@@ -40,12 +40,16 @@ export function ngramCounts(text: string): Map<number, number> {
   const lower = text.normalize('NFKC').toLowerCase();
   for (const word of lower.split(/\s+/)) {
     if (!word) continue;
+    // FNV-1a is incremental: the hash of chars i..i+n-1 extends that of i..i+n-2, so each n-gram
+    // costs one step and no string.
     const chars = Array.from(` ${word} `);
-    for (let n = 1; n <= MAX_CHAR_GRAM; n++) {
-      for (let i = 0; i + n <= chars.length; i++) {
-        const gram = chars.slice(i, i + n).join('');
-        if (gram === ' ') continue;
-        add(hash(gram) % NGRAM_BUCKETS);
+    for (let i = 0; i < chars.length; i++) {
+      let h = FNV_OFFSET;
+      for (let n = 1; n <= MAX_CHAR_GRAM && i + n <= chars.length; n++) {
+        const c = chars[i + n - 1]!;
+        for (let k = 0; k < c.length; k++) h = Math.imul(h ^ c.charCodeAt(k), FNV_PRIME);
+        if (n === 1 && c === ' ') continue;
+        add((h >>> 0) % NGRAM_BUCKETS);
       }
     }
   }
