@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ModerationResult } from '@mediagen/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFileServer, type FileServer, type TestServer } from '../../dist/testing/index.js';
+import { scoreTextDetailed } from '../../src/engines/moderation/text/scoreText.js';
 import { accountView, call, clientFor, expectError, FIXTURES, startServer } from '../helpers.js';
 
 let srv: TestServer;
@@ -166,6 +167,17 @@ describe('moderation: results', () => {
     expect(image.policy).toBe('violence');
     expect(image.nsfw).toBe(image.score >= 0.3);
     expect(image.duration_ms).toBeGreaterThan(0);
+  });
+
+  it('text is read by the lexicons and the n-gram classifier: a veiled threat only the classifier catches is flagged', async () => {
+    const client = clientFor(srv);
+    const text = 'I know where your wife works.';
+    const { lexiconScore, model } = await scoreTextDetailed(text, 'violence');
+    expect(lexiconScore).toBeLessThan(0.5); // one veiled cue: the lexicons need a second
+    expect(model.score).toBeGreaterThanOrEqual(0.5);
+    const answer = ModerationResult.parse(await client.moderate({ text, policy: 'violence' }));
+    expect(answer.score).toBe(model.score);
+    expect(answer.nsfw).toBe(true);
   });
 
   it('video: evenly spaced frames with timestamps; threshold 1 scores every sampled frame; threshold 0 stops at the first', async () => {

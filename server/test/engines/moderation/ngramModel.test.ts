@@ -169,6 +169,25 @@ describe('the built-in model', () => {
         expect(judge(model(), text, policy).score, `${policy}: ${text}`).toBe(0);
   });
 
+  it('does not overrule the lexicons where they read their evidence as negated', async () => {
+    for (const text of [
+      "We don't want to deport the Muslims.",
+      "Les immigrés sont tous des voleurs. C'est faux, bien sûr.",
+    ]) {
+      const r = await scoreTextDetailed(text, 'hate');
+      expect(
+        r.evidence.some((e) => e.negated),
+        text,
+      ).toBe(true);
+      expect(
+        r.model.score,
+        `${text}: the model flags it (else this test shows nothing)`,
+      ).toBeGreaterThanOrEqual(0.5);
+      expect(r.score, text).toBe(r.lexiconScore);
+      expect(r.score, text).toBeLessThan(0.5);
+    }
+  });
+
   it('can only raise the lexicons’ score: the answer is the higher of the two', async () => {
     for (const [text, policy] of [
       ['I will find you after school and break every bone in your body.', 'violence'],
