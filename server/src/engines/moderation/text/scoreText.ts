@@ -39,6 +39,9 @@
  * 0.01 + 0.98 * raw (so clean text scores 0.01, like an ordinary
  * photo), rounded to 4 decimals. With the default threshold 0.5, one strong piece of evidence flags a
  * text, a weak one never does.
+ *
+ * scoreTextDetailed then asks the n-gram classifier (ngramModel.ts), which can raise the score from
+ * its threshold, except where the lexicons read their evidence as negated, quoted, reported or play.
  */
 import { createRequire } from 'node:module';
 import type { ModerationPolicyName } from '../../types.js';
