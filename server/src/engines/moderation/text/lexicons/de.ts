@@ -46,8 +46,38 @@ export const de: Lexicon = {
     'verletzbar*',
   ],
   classes: {
+    // Round 13, probed further: a child's school named beside 'wär schade', a killer hailed with a monument
+    r13kidde: ['tochter', 'sohn', 'kinder', 'kleine', 'kleiner', 'jungs', 'madchen'],
+    r13shotde: [
+      'zusammengeschossen',
+      'niedergeschossen',
+      'abgeknallt',
+      'erschossen',
+      'umgebracht',
+      'abgeschlachtet',
+      'angezundet',
+      'abgefackelt',
+      'in die luft gesprengt',
+    ],
+    r13ehrede: ['denkmal', 'orden', 'medaille', 'statue', 'ehrenmal'],
+    // Round 13, probed further: a stepmother roleplay, a towel pulled away, photos of the backside, married-but-bored ads, offers to a reader's wife; a referee on a stretcher, petrol to a mosque, traitors to the lamp-posts, 'wär schade' before a child not coming home; 'back to the jungle', a woman sent to the kitchen, a group's children said to be thieves after 'nicht mit'
+    r13schadede: ['ware', 'war', 'wars', 'ware doch', 'ware echt', 'war doch', 'ware ja'],
+    r13heimde: [
+      'heimkommt',
+      'heimkommen',
+      'nach hause kommt',
+      'nach hause kommen',
+      'zuruckkommt',
+      'zuruckkommen',
+      'heil ankommt',
+    ],
+    r13fotode: ['foto', 'fotos', 'bild', 'bilder', 'pic', 'pics', 'selfie', 'video'],
+    r13arschde: ['arsch', 'hintern', 'titten', 'brusten', 'muschi', 'schwanz', 'nippeln'],
+    r13hangde: ['hangt', 'hangen', 'knupft', 'knupfen'],
     // Round 13: roleplay that undresses the reader, nudes traded, TG meetings and paid hot hours, offers to someone's partner; a dispute settled with broken bones or a bat, a crowd told to hang worshippers, a killer hailed, children who might not come home; puppet-master Jews, 'lebensunwertes Leben', cripples not worth feeding
     r13ausziehde: [
+      'das handtuch wegziehst',
+      'das handtuch wegziehe',
       'ausziehst',
       'ausziehen',
       'ausziehe',
@@ -4179,6 +4209,12 @@ export const de: Lexicon = {
       'massagestudio',
     ],
     explicit: [
+      // Round 13, probed further: a stepmother roleplay, a towel pulled away, photos of the backside, married-but-bored ads, offers to a reader's wife; a referee on a stretcher, petrol to a mosque, traitors to the lamp-posts, 'wär schade' before a child not coming home; 'back to the jungle', a woman sent to the kitchen, a group's children said to be thieves after 'nicht mit'
+      '{r13fotode} von deinem {r13arschde}',
+      '{r13fotode} von deinen {r13arschde}',
+      '{r13fotode} von deiner muschi',
+      'erzahl* ~3 {r13wiede} ~4 {r13ausziehde}',
+      'deine frau verdient einen der sie ~2 kommen lasst',
       // Round 13: roleplay that undresses the reader, nudes traded, TG meetings and paid hot hours, offers to someone's partner; a dispute settled with broken bones or a bat, a crowd told to hang worshippers, a killer hailed, children who might not come home; puppet-master Jews, 'lebensunwertes Leben', cripples not worth feeding
       '{r13wiede} ~4 {r13ausziehde} ~6 {r11sexverbde}',
       '{r11rpde} ~12 {r13wiede} ~4 {r13ausziehde}',
@@ -4473,6 +4509,19 @@ export const de: Lexicon = {
       'ganz ohne was an',
     ],
     sexual: [
+      // Round 13, probed further: a child's school named beside 'wär schade', a killer hailed with a monument
+      'das handtuch wegziehst',
+      'das handtuch abnimmst',
+      // Round 13, probed further: a stepmother roleplay, a towel pulled away, photos of the backside, married-but-bored ads, offers to a reader's wife; a referee on a stretcher, petrol to a mosque, traitors to the lamp-posts, 'wär schade' before a child not coming home; 'back to the jungle', a woman sent to the kitchen, a group's children said to be thieves after 'nicht mit'
+      'du bist meine ~2 stiefmutter',
+      'du bist meine ~2 stiefschwester',
+      'beschreib* was du ~4 mit mir machst',
+      'das handtuch wegziehst',
+      'mir das handtuch wegziehst',
+      'verheiratet aber gelangweilt',
+      'diskrete abenteuer',
+      'sie richtig kommen lasst',
+      'deine frau verdient einen der',
       // Round 13: roleplay that undresses the reader, nudes traded, TG meetings and paid hot hours, offers to someone's partner; a dispute settled with broken bones or a bat, a crowd told to hang worshippers, a killer hailed, children who might not come home; puppet-master Jews, 'lebensunwertes Leben', cripples not worth feeding
       'kummere ich mich die ganze nacht um dich',
       'kummer mich die ganze nacht um dich',
@@ -4801,6 +4850,9 @@ export const de: Lexicon = {
       'gelbe karte',
     ],
     cues: [
+      // Round 13, probed further: a child's school named beside 'wär schade', a killer hailed with a monument
+      'schule auf die deine ~1 {r13kidde} geh*',
+      'weiss auf welche schule deine ~1 {r13kidde}',
       // Round 13: a dispute's ultimatum ('wenn der Lieferant noch einmal so spät kommt')
       'wenn ~6 noch einmal so',
       'wenn ~6 nochmal so',
@@ -4920,6 +4972,20 @@ export const de: Lexicon = {
       'fur jetzt',
     ],
     incitement: [
+      // Round 13, probed further: a child's school named beside 'wär schade', a killer hailed with a monument
+      'der ~6 {r13shotde} hat ~2 verdient ein ~1 {r13ehrede}',
+      '{r13shotde} hat ~3 verdient einen ~1 {r13ehrede}',
+      // Round 13, probed further: a stepmother roleplay, a towel pulled away, photos of the backside, married-but-bored ads, offers to a reader's wife; a referee on a stretcher, petrol to a mosque, traitors to the lamp-posts, 'wär schade' before a child not coming home; 'back to the jungle', a woman sent to the kitchen, a group's children said to be thieves after 'nicht mit'
+      '{r13hangde} ~3 {r13victimsde} an die laterne*',
+      '{r13hangde} jeden ~2 dieser ~2 an die laterne*',
+      '{r13hangde} sie an die laterne*',
+      'an die laterne mit ihnen',
+      'an die laterne mit den',
+      'zur moschee ~4 bringt benzin',
+      'bringt benzin mit ~4 keiner kommt lebend raus',
+      'verlasst das stadion auf der trage',
+      'verlasst den platz auf der trage',
+      '{r13schadede} schade wenn ~4 nicht ~1 {r13heimde} ~2 $',
       // Round 13: roleplay that undresses the reader, nudes traded, TG meetings and paid hot hours, offers to someone's partner; a dispute settled with broken bones or a bat, a crowd told to hang worshippers, a killer hailed, children who might not come home; puppet-master Jews, 'lebensunwertes Leben', cripples not worth feeding
       'brech ihr alle knochen',
       'brech ihm alle knochen',
@@ -5610,6 +5676,14 @@ export const de: Lexicon = {
       'komm her',
     ],
     veiled: [
+      // Round 13, probed further: a stepmother roleplay, a towel pulled away, photos of the backside, married-but-bored ads, offers to a reader's wife; a referee on a stretcher, petrol to a mosque, traitors to the lamp-posts, 'wär schade' before a child not coming home; 'back to the jungle', a woman sent to the kitchen, a group's children said to be thieves after 'nicht mit'
+      '{r13schadede} schade wenn ~4 nicht mehr {r13heimde}',
+      '{r13schadede} schade wenn ~4 nicht {r13heimde}',
+      'wir kennen dein auto',
+      'wir wissen wo du parkst',
+      'keiner kommt lebend raus',
+      'niemand kommt lebend raus',
+      'bringt benzin mit',
       // Round 13: roleplay that undresses the reader, nudes traded, TG meetings and paid hot hours, offers to someone's partner; a dispute settled with broken bones or a bat, a crowd told to hang worshippers, a killer hailed, children who might not come home; puppet-master Jews, 'lebensunwertes Leben', cripples not worth feeding
       'wart ich mit dem {r13schlagende}',
       'warte ich mit dem {r13schlagende}',
@@ -6554,6 +6628,17 @@ export const de: Lexicon = {
       'fruher hat man die',
     ],
     predicates: [
+      // Round 13, probed further: a stepmother roleplay, a towel pulled away, photos of the backside, married-but-bored ads, offers to a reader's wife; a referee on a stretcher, petrol to a mosque, traitors to the lamp-posts, 'wär schade' before a child not coming home; 'back to the jungle', a woman sent to the kitchen, a group's children said to be thieves after 'nicht mit'
+      'nicht mit ~2 {group} ~3 die sind alle {crime}',
+      'nicht mit ~2 {group} ~3 das sind alle {crime}',
+      '{group} ~3 die sind alle {crime}',
+      'schickt ihn zuruck in den dschungel',
+      'schickt sie zuruck in den dschungel',
+      'zuruck in den dschungel mit',
+      'ab in den dschungel mit',
+      'die gehort in die kuche nicht',
+      'gehort in die kuche und nicht',
+      'frauen gehoren in die kuche',
       // Round 13: roleplay that undresses the reader, nudes traded, TG meetings and paid hot hours, offers to someone's partner; a dispute settled with broken bones or a bat, a crowd told to hang worshippers, a killer hailed, children who might not come home; puppet-master Jews, 'lebensunwertes Leben', cripples not worth feeding
       '{group} {r13faedende}',
       '{group} ~2 {r13faedende}',

@@ -55,8 +55,29 @@ export const nl: Lexicon = {
     'verbranding*',
   ],
   classes: {
+    // Ronde 13, verder getest: de school van een kind genoemd naast 'zou jammer zijn', een moordenaar met een standbeeld geëerd
+    r13kidnl: ['dochter', 'zoon', 'kinderen', 'kind', 'kleine', 'meisje', 'jongen'],
+    r13shotnl: [
+      'heeft beschoten',
+      'heeft doodgeschoten',
+      'heeft neergeschoten',
+      'heeft vermoord',
+      'heeft afgeslacht',
+      'heeft opgeblazen',
+      'in brand heeft gestoken',
+      'neerschoot',
+      'doodschoot',
+      'vermoordde',
+    ],
+    r13eernl: ['standbeeld', 'monument', 'medaille', 'lintje'],
+    // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
+    r13fotonl: ['foto', 'fotos', 'foto s', 'plaatje', 'plaatjes', 'pic', 'pics', 'selfie', 'filmpje'],
+    r13kontnl: ['kont', 'reet', 'tieten', 'borsten', 'kut', 'lul', 'piemel'],
+    r13hangnl: ['hang', 'hangt', 'hangen', 'knoop', 'knoopt'],
     // Ronde 13: een rollenspel waarin de lezer wordt uitgekleed, een fanfic met seks, een aanbod aan iemands partner; een ruzie beslecht met gebroken botten of een knuppel, een menigte opgeroepen om gelovigen op te hangen, een moordenaar bejubeld, kinderen die misschien niet thuiskomen; joden aan de touwtjes, 'levensonwaardig leven', apen uit Afrika; wie zichzelf een flikker noemt
     r13uitkleednl: [
+      'mijn handdoek wegtrekt',
+      'je handdoek wegtrek',
       'uitkleed',
       'uitkleedt',
       'uitkleden',
@@ -3403,6 +3424,9 @@ export const nl: Lexicon = {
   negation: {
     // Voorstellen als vraag: "waarom schieten we ze niet gewoon neer?".
     rhetorical: [
+      // Ronde 13: wat niet meer mag, gezet tegenover wat wel mag: de ontkenning hoort bij de eerste zin
+      'mag niet meer maar',
+      'mogen niet meer maar',
       'waarom ~5 niet gewoon',
       'waarom ~5 niet meteen',
       'waarom ~5 niet gelijk',
@@ -3580,6 +3604,11 @@ export const nl: Lexicon = {
       'massagesalon',
     ],
     explicit: [
+      // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
+      '{r13fotonl} van je {r13kontnl}',
+      '{r13fotonl} van jouw {r13kontnl}',
+      'vertel ~3 {r13hoenl} ~3 {r13uitkleednl}',
+      'je vrouw verdient iemand die haar ~2 laat klaarkomen',
       // Ronde 13: een rollenspel waarin de lezer wordt uitgekleed, een fanfic met seks, een aanbod aan iemands partner; een ruzie beslecht met gebroken botten of een knuppel, een menigte opgeroepen om gelovigen op te hangen, een moordenaar bejubeld, kinderen die misschien niet thuiskomen; joden aan de touwtjes, 'levensonwaardig leven', apen uit Afrika; wie zichzelf een flikker noemt
       '{r13hoenl} ~3 {r13uitkleednl} en ~6 {r12sexvnl}',
       '{r13hoenl} ~3 {r13uitkleednl} en ~4 {r12sexplacenl}',
@@ -3812,6 +3841,16 @@ export const nl: Lexicon = {
       '{r11spraynl} {r11cumonnl}',
     ],
     sexual: [
+      // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
+      'jij bent mijn ~2 stiefmoeder',
+      'jij bent mijn ~2 stiefzus',
+      'beschrijf wat je ~4 met me doet',
+      'beschrijf wat jij ~4 met me doet',
+      'getrouwd maar verveeld',
+      'discrete avontuurtjes',
+      'haar echt laat klaarkomen',
+      'mijn handdoek wegtrekt',
+      'je handdoek wegtrek',
       // Ronde 13: een rollenspel waarin de lezer wordt uitgekleed, een fanfic met seks, een aanbod aan iemands partner; een ruzie beslecht met gebroken botten of een knuppel, een menigte opgeroepen om gelovigen op te hangen, een moordenaar bejubeld, kinderen die misschien niet thuiskomen; joden aan de touwtjes, 'levensonwaardig leven', apen uit Afrika; wie zichzelf een flikker noemt
       'verwen ik je de hele nacht',
       'ik verwen je de hele nacht',
@@ -4140,6 +4179,9 @@ export const nl: Lexicon = {
       'overtreding',
     ],
     cues: [
+      // Ronde 13, verder getest: de school van een kind genoemd naast 'zou jammer zijn', een moordenaar met een standbeeld geëerd
+      'school waar je ~1 {r13kidnl} op zit*',
+      'weet op welke school je ~1 {r13kidnl}',
       // Ronde 13: een rollenspel waarin de lezer wordt uitgekleed, een fanfic met seks, een aanbod aan iemands partner; een ruzie beslecht met gebroken botten of een knuppel, een menigte opgeroepen om gelovigen op te hangen, een moordenaar bejubeld, kinderen die misschien niet thuiskomen; joden aan de touwtjes, 'levensonwaardig leven', apen uit Afrika; wie zichzelf een flikker noemt
       'als ~6 nog een keer aan',
       'trek ~2 klacht in',
@@ -4231,6 +4273,16 @@ export const nl: Lexicon = {
       'manieren ~1 leren',
     ],
     incitement: [
+      // Ronde 13, verder getest: de school van een kind genoemd naast 'zou jammer zijn', een moordenaar met een standbeeld geëerd
+      'die ~6 {r13shotnl} verdient een ~1 {r13eernl}',
+      // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
+      '{r13hangnl} ~2 {r13victimsnl} aan ~2 lantaarnpa*',
+      '{r13hangnl} elke verrader',
+      '{r13hangnl} ze aan ~2 lantaarnpa*',
+      'hang ze op aan ~2 lantaarnpa*',
+      'naar de moskee ~4 neem benzine mee',
+      'je verlaat het stadion op een brancard',
+      'je verlaat het veld op een brancard',
       // Ronde 13: een rollenspel waarin de lezer wordt uitgekleed, een fanfic met seks, een aanbod aan iemands partner; een ruzie beslecht met gebroken botten of een knuppel, een menigte opgeroepen om gelovigen op te hangen, een moordenaar bejubeld, kinderen die misschien niet thuiskomen; joden aan de touwtjes, 'levensonwaardig leven', apen uit Afrika; wie zichzelf een flikker noemt
       'breek ik al haar botten',
       'breek ik al zijn botten',
@@ -4768,6 +4820,14 @@ export const nl: Lexicon = {
       'kom dan',
     ],
     veiled: [
+      // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
+      'we kennen je auto',
+      'we weten waar je parkeert',
+      'niemand komt er levend uit',
+      'neem benzine mee',
+      'zou jammer zijn als ~4 niet thuiskomt',
+      'zou jammer zijn als ~4 niet thuiskomen',
+      'zou zonde zijn als ~4 niet thuiskomt',
       // Ronde 13: een rollenspel waarin de lezer wordt uitgekleed, een fanfic met seks, een aanbod aan iemands partner; een ruzie beslecht met gebroken botten of een knuppel, een menigte opgeroepen om gelovigen op te hangen, een moordenaar bejubeld, kinderen die misschien niet thuiskomen; joden aan de touwtjes, 'levensonwaardig leven', apen uit Afrika; wie zichzelf een flikker noemt
       'sta ik met een {r13knuppelnl}',
       'sta ik met de {r13knuppelnl}',
@@ -5548,6 +5608,18 @@ export const nl: Lexicon = {
       'hadden nooit geboren moeten worden',
     ],
     predicates: [
+      // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
+      'niet met ~2 {group} ~3 het zijn allemaal {crime}',
+      '{group} ~3 het zijn allemaal {crime}',
+      '{group} ~2 nutteloze eters',
+      '{r6disabled} ~2 nutteloze eters',
+      'nutteloze eters die',
+      'stuur hem terug naar de jungle',
+      'stuur ze terug naar de jungle',
+      'terug naar de jungle met',
+      'die hoort in de keuken niet',
+      'hoort in de keuken en niet',
+      'vrouwen horen in de keuken',
       // Ronde 13: een rollenspel waarin de lezer wordt uitgekleed, een fanfic met seks, een aanbod aan iemands partner; een ruzie beslecht met gebroken botten of een knuppel, een menigte opgeroepen om gelovigen op te hangen, een moordenaar bejubeld, kinderen die misschien niet thuiskomen; joden aan de touwtjes, 'levensonwaardig leven', apen uit Afrika; wie zichzelf een flikker noemt
       '{group} {r13touwnl}',
       '{group} ~2 {r13touwnl}',
