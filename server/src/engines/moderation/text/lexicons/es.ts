@@ -3946,6 +3946,12 @@ export const es: Lexicon = {
     after: [],
   },
   reporting: [
+    // Round 13
+    'el topico de que',
+    'el prejuicio de que',
+    'el estereotipo de que',
+    'el cliche de que',
+    'el bulo de que',
     // A question about what a phrase means talks about the words (round 11).
     'que significa',
     'que quiere decir',
@@ -4133,6 +4139,13 @@ export const es: Lexicon = {
       'chica de {num}',
     ],
     explicit: [
+      // Round 13
+      'foto* de lo que tienes ahi abajo',
+      'foto* de lo que tienes entre las piernas',
+      'foto* de lo que tienes en las bragas',
+      'foto* de lo que tienes en los calzoncillos',
+      'foto* de lo que escondes ~2 bragas',
+      'foto* de lo que escondes ~2 calzoncillos',
       // Round 13
       '{r13esrole} ~25 {r13esundr} ~10 {r13essexctx}',
       '{r13esrole} ~25 {r13essexctx} ~10 {r13esundr}',
@@ -5599,6 +5612,13 @@ export const es: Lexicon = {
       'si la zorra de mi ex',
     ],
     veiled: [
+      // Round 13
+      'una punalada la tiene cualquiera',
+      'un navajazo lo tiene cualquiera',
+      'una punalada la tiene cualquiera',
+      'ten cuidado cuando vuelvas ~2 noche',
+      'cuidado cuando vuelvas a casa ~2 noche',
+      'ten cuidado por la noche',
       // Round 12, probed further: a car accident foretold, bracing for the next meeting
       'un dia te va a atropellar',
       'te podria atropellar un coche',
@@ -6554,6 +6574,15 @@ export const es: Lexicon = {
       'prohibirlos a todos',
     ],
     predicates: [
+      // Round 13
+      '{group} ~10 se les dejaba morir',
+      '{group} ~10 habria que dejarlos morir',
+      '{group} ~10 hay que dejarlos morir',
+      '{group} ~10 que los dejen morir',
+      // Round 13
+      '{group} ~10 esa gente es ladrona',
+      '{group} ~10 ladrones desde que nacen',
+      '{group} ~10 ladrona desde que nace',
       // Round 13
       '{r13esmujer} ~10 {r13escocina}',
       'las mujeres a la cocina',

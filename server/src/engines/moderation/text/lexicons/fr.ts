@@ -3824,6 +3824,14 @@ export const fr: Lexicon = {
   ],
   notReporting: [
     // Round 13
+    't arretes',
+    'tu arretes',
+    'vous arretez',
+    'arretes de',
+    'arretez de',
+    'tu t arretes pas',
+    't arretes pas',
+    // Round 13
     'selon le tarif',
     'selon tarif',
     'selon les tarifs',
@@ -3951,6 +3959,14 @@ export const fr: Lexicon = {
       'jeune fille de {num} ans',
     ],
     explicit: [
+      // Round 13
+      'photo* de ce que t as dans ~1 calecon',
+      'photo* de ce que t as dans ~1 culotte',
+      'photo* de ce que t as dans ~1 slip',
+      'photo* de ce que t as dans ~1 string',
+      'photo* de ce que tu caches dans ~1 calecon',
+      'photo* de ce que tu caches dans ~1 culotte',
+      'photo* de ce que t as entre les jambes',
       // Round 13
       '{r13frrole} ~25 {r13frundr} ~10 {r13frsexctx}',
       '{r13frrole} ~25 {r13frsexctx} ~10 {r13frundr}',
@@ -4779,11 +4795,13 @@ export const fr: Lexicon = {
     ],
     incitement: [
       // Round 13
-      '{r13frwe} {r13frte} fait la peau',
-      'on leur fait la peau',
-      'on va leur faire la peau',
-      'faut leur faire la peau',
-      'on lui fait la peau',
+      '{r13frwe} {r13frte} faire la peau !du !de !d !des',
+      // Round 13
+      '{r13frwe} {r13frte} fait la peau !du !de !d !des',
+      'on leur fait la peau !du !de !d !des',
+      'on va leur faire la peau !du !de !d !des',
+      'faut leur faire la peau !du !de !d !des',
+      'on lui fait la peau !du !de !d !des',
       '{r13frwe} {r13frte} {r11frcasse} ~1 les {r11frlimbs} !des !du !de',
       '{r13frwe} {r13frte} {r11frcasse} ~1 tous les os',
       '{r13frwe} {r13frte} {r11frcasse} ~1 les os',
@@ -5449,6 +5467,13 @@ export const fr: Lexicon = {
       'viens dehors',
     ],
     veiled: [
+      // Round 13
+      'un coup de couteau est vite arrive',
+      'un coup de lame est vite arrive',
+      'un coup de surin est vite arrive',
+      'fais gaffe quand tu rentres ~2 soir',
+      'fais gaffe en rentrant ~2 soir',
+      'fais attention en rentrant ~2 soir',
       // Round 12, probed further: the way home at night, the reader's house known, a car accident foretold, bracing for the next meeting
       'fais gaffe quand tu rentres le soir',
       'fais attention quand tu rentres le soir',
@@ -6402,6 +6427,14 @@ export const fr: Lexicon = {
       'rayer de la carte',
     ],
     predicates: [
+      // Round 13
+      '{group} ~10 aurai* laisse* crever',
+      '{group} ~10 faudrait les laisser crever',
+      '{group} ~10 on les laisse crever',
+      '{group} ~10 on les nourrit a rien faire',
+      // Round 13
+      '{group} ~10 volent des le berceau',
+      '{group} ~10 voleurs des le berceau',
       // Round 13
       '{group} ~2 {r13frcuisine}',
       // Round 13

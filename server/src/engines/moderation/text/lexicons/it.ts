@@ -3610,6 +3610,11 @@ export const it: Lexicon = {
     ],
     explicit: [
       // Round 13
+      'foto di quello che hai la sotto',
+      'foto di quello che hai nelle mutande',
+      'foto di quello che hai tra le gambe',
+      'foto di quello che nascondi ~2 mutande',
+      // Round 13
       '{r13itrole} ~25 {r13itundr} ~10 {r13itsexctx}',
       '{r13itrole} ~25 {r13itsexctx} ~10 {r13itundr}',
       'descrivi ~8 come ~3 {r13itundr} ~10 {r13itsexctx}',
@@ -4207,6 +4212,10 @@ export const it: Lexicon = {
       'pensaci $',
     ],
     incitement: [
+      // Round 13
+      'quelli che ~6 vanno appesi !a !al !alla !alle !in !sul !sulla !nel !nella',
+      'chi ~6 va appeso !a !al !alla !alle !in !sul !sulla !nel !nella',
+      'vanno appesi tutti !a !al !alla !alle !in !sul !sulla',
       // Round 13
       '{r13itsubj} ti {r13itrompo} {r13itlimbs}',
       '{r13itsubj} gli {r13itrompo} {r13itlimbs}',
@@ -4816,6 +4825,12 @@ export const it: Lexicon = {
       'se la mia ex',
     ],
     veiled: [
+      // Round 13
+      'una coltellata non si nega a nessuno',
+      'una coltellata e un attimo',
+      'stai attento quando torni ~3 sera',
+      'stai attento la sera',
+      'attento a quando torni ~3 sera',
       'sarebbe un peccato per la tua',
       'sarebbe un peccato per il tuo',
       'se di notte succedesse qualcosa',
@@ -5628,6 +5643,15 @@ export const it: Lexicon = {
       'meglio se non nascessero',
     ],
     predicates: [
+      // Round 13
+      '{group} ~10 li lasciavano morire',
+      '{group} ~10 bisognerebbe lasciarli morire',
+      '{group} ~10 vanno lasciati morire',
+      '{group} ~10 li manteniamo a sbafo',
+      // Round 13
+      '{group} ~10 quella gente e ladra',
+      '{group} ~10 ladri dalla nascita',
+      '{group} ~10 ladra dalla nascita',
       // Round 13
       '{r13itwoman} ~10 {r13itcucina}',
       '{group} ~2 {r13itcucina}',
