@@ -2997,8 +2997,6 @@ export const ko: Lexicon = {
       // Round 13
       '{kundo13} ~4 입으로 해*',
       '{kundo13} ~3 넣는 장면*',
-      '{kundo13} ~10 {kraw} ~2 묘사*',
-      '{kundo13} ~10 {kraw} ~2 써*',
       // Round 13
       '유사성행위 가능*',
     ],

@@ -235,8 +235,10 @@ export const zh: Lexicon = {
     zwomen13: ['妹子', '女的', '女人', '妞', '小姐', '美女', '姑娘', '女孩'],
     zdescr13: ['描写', '描述', '写出', '讲讲', '说说', '写写'],
     zrpact13: [
-      '插进',
-      '插入',
+      '插进去',
+      '插进来',
+      '插进你',
+      '插进我',
       '用嘴',
       '舔',
       '上了你',
@@ -268,7 +270,7 @@ export const zh: Lexicon = {
       '解开你的',
       '解开我的',
     ],
-    zrp13: ['角色扮演', '扮演', '你当', '你演', '你来当', '你扮', '假装你是', '你是我的', '你是我'],
+    zrp13: ['角色扮演', '扮演', '你当', '你演', '你来当', '你扮', '假装你是', '你是我的'],
     // The dehumanising words that have a literal sense (hate.dehumanizing reads them only as said of a group).
     // The copula after a group, with its adverbs (都是, 就是, 简直是); no gap before it, so 不是 negates.
     zhdemo: ['这些', '那些', '这帮', '那帮', '这群', '那群'],
@@ -2540,7 +2542,6 @@ export const zh: Lexicon = {
       '{zwrite}~30{zsexscene}~12{zrawdetail}',
       // Round 13
       '{zrp13}~40{zundo13}~24{zrpact13}',
-      '{zrp13}~40{zdescr13}~20{zundo13}',
       '{zrp13}~40{zdescr13}~20{zrpact13}',
       '{zwomen13}~16{zallnight13}!的',
       '不戴套~10加钱',
@@ -2681,6 +2682,8 @@ export const zh: Lexicon = {
       '露点',
       // Round 13
       '{zpartner13}~3{zunsat13}!的',
+      // Round 13
+      '{zrp13}~40{zdescr13}~20{zundo13}',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
