@@ -71,6 +71,48 @@ const jaExpel = JA_EXPEL.flatMap((v) => [
 export const ja: Lexicon = {
   lang: 'ja',
   classes: {
+    jmed13: [
+      'カテーテル',
+      'チューブ',
+      '針',
+      '管',
+      '内視鏡',
+      '座薬',
+      'タンポン',
+      'カメラ',
+      '電極',
+      'ドレーン',
+      '点滴',
+      '体温計',
+    ],
+    jthey13: ['こいつら', 'あいつら', 'そいつら', 'こういう連中', 'ああいう連中', 'この連中'],
+    jrole13: ['台所に帰れ', '台所に戻れ', '台所へ帰れ', '家で飯作ってろ', '家で飯でも作ってろ'],
+    jinsertscene13: [
+      'する場面',
+      'するシーン',
+      'シーン',
+      '場面',
+      'の描写',
+      '描写',
+      'される場面',
+      'されるシーン',
+      'してくる',
+      'しながら',
+    ],
+    jscene13: ['場面', 'シーン', 'ところ', '様子'],
+    jrpact13: ['挿入', '口でして', '口でする', '舐め', '犯す', '犯して', 'ヤる', '抱きまくる'],
+    jundo13: [
+      '服を脱がせ',
+      '服を脱がし',
+      '服を剥ぎ',
+      '裸にして',
+      '裸にする',
+      '下着を脱がせ',
+      '下着を脱がし',
+      '服を一枚ずつ脱がせ',
+      '脱がせて',
+    ],
+    jrp13: ['ロールプレイ', 'ロールプレイング', 'なりきり', '設定：', '設定:', '役になって'],
     // The dehumanising words that have a literal sense (hate.dehumanizing reads them only as said of people).
     japest: [
       '害虫',
@@ -2305,6 +2347,17 @@ export const ja: Lexicon = {
       '元カノ~10ヤッた',
       '女と~2ヤッた',
       '女と~2ヤった',
+      // Round 13
+      '{jrp13}~40{jundo13}~30{jrpact13}',
+      '{jrp13}~40{jrpact13}~16場面',
+      '{jrp13}~40{jrpact13}~16シーン',
+      // Round 13
+      '{jundo13}~20{jrpact13}~4{jscene13}~12{jreq}',
+      '{jundo13}~20{jrpact13}~4{jscene13}~4描写',
+      'エロい二次創作',
+      'エロ二次創作',
+      'r18の二次創作',
+      '二次創作~30{jsexscene}~30{jrawdetail}',
     ],
     sexual: [
       'ホテル代~4出す',
@@ -2402,6 +2455,14 @@ export const ja: Lexicon = {
       '持ち帰った女',
       // Round 12
       'ナンパした女',
+      // Round 13
+      '彼氏じゃ満足できない',
+      '旦那じゃ満足できない',
+      '彼氏で満足できない',
+      '彼氏じゃ物足りない',
+      // Round 13
+      '一晩中気持ちよく',
+      '気持ちよくしてあげる',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -2452,7 +2513,8 @@ export const ja: Lexicon = {
       'のどちんこ',
       'ちんころ',
       'フェライト',
-      '挿入',
+      // Round 13: not in a scene asked for (挿入する場面を描写して).
+      '挿入!{jinsertscene13}',
       'サビ抜き',
       'わさび抜き',
       'ワサビ抜き',
@@ -2472,6 +2534,9 @@ export const ja: Lexicon = {
       '血抜き',
       '力抜き',
       '気抜き',
+      // Round 13
+      '{jmed13}を挿入',
+      '{jmed13}挿入',
     ],
   },
   violence: {
@@ -2542,6 +2607,13 @@ export const ja: Lexicon = {
       '{family}さんの{routine}',
       '危ないよね',
       '{jnicething}、いい',
+      // Round 13
+      '{family}~12通学路',
+      '{family}~12帰り道',
+      '{jweapon}~2持って~6待ってる',
+      // Round 13
+      '{family}、毎日',
+      '{family}~4毎日~12通って',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
@@ -2846,6 +2918,16 @@ export const ja: Lexicon = {
       // Round 12
       '{jlimb}~2へし折ろう',
       '{jlimb}~2折ろう',
+      // Round 13
+      '骨~4折ってやる',
+      '骨~4へし折ってやる',
+      '二度と~8乗れなくしてやる',
+      '二度と~8歩けなくしてやる',
+      // Round 13
+      'バラバラにした~8英雄',
+      'バラバラにした~8万歳',
+      'ああやって処分すべき',
+      'ああやって始末すべき',
     ],
     verbs: [
       '殺す',
@@ -3059,6 +3141,19 @@ export const ja: Lexicon = {
       '毎日見てるから',
       // Round 12
       '{family}~8一人で帰って',
+      // Round 13
+      '返さないなら~6夜道に気をつけ',
+      '払わないなら~6夜道に気をつけ',
+      '刺されても文句',
+      '刺されても知らない',
+      '刺されても知らねえ',
+      '通学路~20何かあっても',
+      '帰り道に何かあっても',
+      '帰り道で何かあっても',
+      // Round 13
+      '刺されても文句言うな',
+      '何かあっても知りません',
+      '何かあっても知らないよ',
     ],
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').
@@ -3418,11 +3513,28 @@ export const ja: Lexicon = {
       '裂けるまで~6鞭で',
       '鞭で~6裂けるまで',
       '皮膚が裂けるまで~6打ち',
+      // Round 13
+      '火をつける場面を~2{jreq}',
+      '火をつけるシーンを~2{jreq}',
+      '焼ける人間の匂い',
+      '焼ける匂いも~2描写',
     ],
   },
   hate: {
     // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
-    anaphora: ['彼ら', 'あいつら', 'こいつら', 'そいつら', '奴ら', 'やつら', 'あの人たち'],
+    anaphora: [
+      '彼ら',
+      'あいつら',
+      'こいつら',
+      'そいつら',
+      '奴ら',
+      'やつら',
+      'あの人たち',
+      '+台所に帰れ',
+      '+台所に戻れ',
+      '+台所へ帰れ',
+      '+家に帰って飯',
+    ],
     echo: 'ユダヤ人',
     mention: [
       '言葉',
@@ -3523,6 +3635,8 @@ export const ja: Lexicon = {
       '生活保護の外国人',
       'インド人',
       'アフリカ人',
+      // Round 13
+      '外人',
     ],
     // Pests, dirt, disease and animals have a literal sense ("移民の多い地区でゴキブリが大量発生している"):
     // they count only as said of people, by a comparison (みたいな, のような), a demonstrative or
@@ -3626,6 +3740,14 @@ export const ja: Lexicon = {
       '強制収容所に入れろ',
       '収容所に入れろ',
       '収容所送り',
+      // Round 13
+      '部屋を貸すな',
+      '部屋を貸さない',
+      '家を貸すな',
+      '入居させるな',
+      '隣に座らせたくない',
+      '同じクラスにしたくない',
+      '同じクラスに入れるな',
     ],
     predicates: [
       // A dehumanising word with a literal sense, said of the group (see japest).
@@ -3819,6 +3941,17 @@ export const ja: Lexicon = {
       // Round 12
       '{jdis}~6酸素の無駄',
       '{group}は~6酸素の無駄',
+      // Round 13
+      '{group}~30{jthey}は~4{jvermin}だ',
+      '{group}~30{jthey}は~4{jvermin}$',
+      '女が~4{jrole13}',
+      '女に~4{jrole13}',
+      // Round 13
+      '{group}~30{jthey13}は~4{jvermin}',
+      // Round 13
+      '臭い{group}',
+      '汚い{group}',
+      '不潔な{group}',
     ],
   },
 };

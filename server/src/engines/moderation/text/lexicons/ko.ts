@@ -98,6 +98,7 @@ const GROUPS = [
   '동남아 애들*',
   '동남아 사람*',
   '동남아 노동자*',
+  '동남아 놈*',
   '여자애들*',
 ];
 
@@ -303,6 +304,19 @@ export const ko: Lexicon = {
     '얼싸안*',
   ],
   classes: {
+    kkid13: ['따님이', '아드님이', '따님', '아드님', '자녀분이', '아이가', '애가', '딸이', '아들이'],
+    kundo13: ['옷을 ~2 벗기*', '옷 ~2 벗기*', '속옷을 ~2 벗기*', '알몸으로 만들*'],
+    kcond13: [
+      '안 갚으면',
+      '안 돌려주면',
+      '안 주면',
+      '안 내면',
+      '안 빼면',
+      '안 나가면',
+      '못 갚으면',
+      '안 돌려줘*',
+    ],
+    krp13: ['롤플레이*', '상황극*', '역할극*', '롤플*'],
     // The dehumanising words that have a literal sense (hate.dehumanizing reads them only as said of people).
     kopest: [...KO_PEST.map((n) => `${n}*`), '개', '개들*'],
     // The word joined to a group (난민 바퀴벌레들).
@@ -2976,6 +2990,15 @@ export const ko: Lexicon = {
       // Round 12: probes
       '{kfemale} ~1 덮치* ~4 {kwrite}',
       '{khookplace} ~2 여자랑 ~2 했*',
+      // Round 13
+      '{krp13} ~16 {kundo13} ~10 {kraw}',
+      '{krp13} ~16 {kundo13} ~8 넣*',
+      '{krp13} ~16 {kundo13} ~8 입으로*',
+      // Round 13
+      '{kundo13} ~4 입으로 해*',
+      '{kundo13} ~3 넣는 장면*',
+      // Round 13
+      '유사성행위 가능*',
     ],
     sexual: [
       '스페셜 서비스*',
@@ -3090,6 +3113,13 @@ export const ko: Lexicon = {
       '옷 벗긴*',
       // Round 12
       '자는 데 얼마*',
+      // Round 13
+      '남친이 만족 못 시켜*',
+      '남편이 만족 못 시켜*',
+      '남친으로는 만족 못*',
+      // Round 13
+      '끝까지 해드려*',
+      '유사성행위*',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -3161,6 +3191,8 @@ export const ko: Lexicon = {
       '하룻밤 얼마*',
       // Round 12
       '하룻밤 같이*',
+      // Round 13
+      '추가금 내면*',
     ],
     // 따먹다 is also to pick fruit and eat it (found by reading dictionary-ko): 딸기를 따먹었다.
     benign: [
@@ -3261,6 +3293,11 @@ export const ko: Lexicon = {
       '위험할 텐데*',
       '차 새로 뽑았네*',
       '새 차 뽑았네*',
+      // Round 13
+      '{kkid13} 매일 ~4 지나*',
+      '{kkid13} 매일 ~4 다니*',
+      '하굣길*',
+      '등굣길*',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: ['경기 끝나고', '경기 후', '경기 끝나면', '경기장 앞에서'],
@@ -3613,6 +3650,20 @@ export const ko: Lexicon = {
       '뽑았네* ~4 {kmishap} ~2 {kshame}',
       '{ifnot} ~3 학교 끝나는 시간에 ~1 찾아*',
       '{ifnot} ~3 학교 앞에서 ~1 기다린다*',
+      // Round 13
+      '반쯤 죽여 놓*',
+      '반쯤 죽여놓*',
+      '반 죽여놓*',
+      // Round 13
+      '다시는 ~3 못 타게 해*',
+      '다시는 ~3 못 걷게 해*',
+      '다시는 ~3 못 걷게 만들*',
+      // Round 13
+      '토막낸 ~3 만세*',
+      '토막 낸 ~3 만세*',
+      '죽인 ~3 만세*',
+      '저렇게 다뤄야*',
+      '저렇게 처리해야*',
     ],
     verbs: [
       '죽이*',
@@ -3809,6 +3860,25 @@ export const ko: Lexicon = {
       '{relative} ~6 혼자 ~3 집에*',
       '{ifnot} ~6 찾아간다*',
       '{ifnot} ~6 찾아갈*',
+      // Round 13
+      '{kcond13} ~3 밤길 조심*',
+      '칼 맞아도 모르*',
+      '칼 맞아도 난 모르*',
+      '하굣길에 ~3 무슨 일 생겨도*',
+      '등굣길에 ~3 무슨 일 생겨도*',
+      '무슨 일 생겨도 ~2 탓 하지 마*',
+      '무슨 일 생겨도 난 모릅*',
+      '무슨 일 생겨도 난 모른*',
+      // Round 13
+      '칼 맞아도 모릅*',
+      '무슨 일 생겨도 모릅*',
+      // Round 13
+      '야구방망이 들고 ~2 기다린*',
+      '야구방망이 들고 ~2 기다릴*',
+      '각목 들고 ~2 기다린*',
+      // Round 13
+      '칼 맞아도 모른*',
+      '칼 맞아도 난 모른*',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
     // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.
@@ -4122,6 +4192,11 @@ export const ko: Lexicon = {
       '얼굴을 알아볼 수 없을 때까지 ~1 {kblow}',
       '온몸에 불이 붙*',
       '{kvictto} ~1 휘발유* ~1 {ksplash} ~2 불*',
+      // Round 13
+      '살 타는 냄새* ~4 묘사*',
+      '살이 타는 냄새* ~4 묘사*',
+      '불 지르는 장면* ~2 써*',
+      '불 지르는 장면* ~2 묘사*',
     ],
   },
   hate: {
@@ -4138,6 +4213,10 @@ export const ko: Lexicon = {
       '+다들',
       '+전부',
       '+하나같이',
+      // Round 13
+      '+집에 가서 밥이나*',
+      '+부엌으로 돌아가*',
+      '+집에서 밥이나*',
     ],
     echo: '유대인',
     slurs: [
@@ -4328,6 +4407,16 @@ export const ko: Lexicon = {
       '주방으로 돌아가야*',
       '부엌에나 있어*',
       '부엌에나 가*',
+      // Round 13
+      '세 주지 마*',
+      '세를 주지 마*',
+      '방 주지 마*',
+      '집 빌려주지 마*',
+      '옆에 앉히고 싶지 않*',
+      '같은 반에 두지 마*',
+      // Round 13
+      '절대 세 주지 마*',
+      '절대 방 주지 마*',
     ],
     predicates: [
       // A dehumanising word with a literal sense, said of the group (see kopest).
@@ -4510,6 +4599,12 @@ export const ko: Lexicon = {
       // Round 12
       '{kdis} ~3 산소 낭비*',
       '{kdis} ~3 산소가 아깝*',
+      // Round 13
+      '{group} ~10 이런 것들은 벌레*',
+      '{group} ~10 이런 놈들은 벌레*',
+      '{group} ~10 이것들은 벌레*',
+      '여자* ~4 밥이나 해*',
+      '여자* ~4 집에서 밥이나*',
     ],
   },
 };
