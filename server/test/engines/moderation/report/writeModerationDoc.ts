@@ -3,7 +3,7 @@
  * `<!-- name:end -->` markers; the prose around them is hand-written):
  *   - text-accuracy: precision and recall per language and per policy on the sentence sets in
  *     test/fixtures/moderation (development, held-out, and the blind sets text-blind-2.json to
- *     text-blind-12.json (all now spent; 8 to 10 violence only) and text-blind-13.json when present,
+ *     text-blind-13.json (all now spent; 8 to 10 violence only) and text-blind-14.json when present,
  *     skipped when absent), with every error on the unspent one;
  *   - image-models: the three nsfwjs models on the ordinary photos (load time, latency, top class,
  *     scores), the measurement the default model was chosen by;
@@ -153,9 +153,16 @@ const SETS: SentenceSet[] = [
   },
   {
     file: 'text-blind-13.json',
-    name: 'Thirteenth blind set',
+    name: 'Thirteenth blind set, spent',
     about:
-      'written by two more annotators (six languages each) who never saw the lexicons, the engine or the other sets, for all three policies (576 sentences, the same shape as the twelfth, asked to reach wider still: sports fans, landlords, delivery chats, school parents, marketplaces, political comments, song lyrics and memes, roleplay, reviews; questions, conditionals, lists and hashtags), kept outside the repository until round 12 was done, never used to change a rule and never trained on. Measured once before round 12 at 69.4% recall / 98.0% precision (nsfw 64%, violence 62%, hate 82%; 4 false flags), and after round 12 at 74.3% / 98.2% (nsfw 72%, violence 66%, hate 85%; 4 false flags) with the lexicons alone; the figures below are with the n-gram classifier beside them: the honest estimate',
+      'written by two more annotators (six languages each) who never saw the lexicons, the engine or the other sets, for all three policies (576 sentences, the same shape as the twelfth, asked to reach wider still: sports fans, landlords, delivery chats, school parents, marketplaces, political comments, song lyrics and memes, roleplay, reviews; questions, conditionals, lists and hashtags), kept outside the repository until round 12 was done. Measured before round 12 at 69.4% recall / 98.0% precision (4 false flags), after it at 74.3% / 98.2% with the lexicons alone, and at 84.7% / 98.4% (4 false flags) with the n-gram classifier beside them. Round 13 then read its errors and the classifier was retrained on it, so the figures below say only that both cover it; the fourteenth blind set measures round 13',
+    optional: true,
+  },
+  {
+    file: 'text-blind-14.json',
+    name: 'Fourteenth blind set',
+    about:
+      'written by two more annotators (six languages each) who never saw the lexicons, the n-gram classifier, the engine or the other sets, for all three policies (576 sentences, the same shape as the thirteenth; one annotator notes that its en, es, de, it and pt sentences share some scenes and sentence patterns), kept outside the repository until round 13 was done, never used to change a rule and never trained on. Measured once before round 13 at 73.6% recall with the lexicons alone and 83.7% / 97.6% precision (6 false flags) with the classifier; after round 13 and the retrained classifier the lexicons alone reach 74.7% / 98.2% (4 false flags), and the figures below are with the classifier beside them: the honest estimate',
     listErrors: true,
     optional: true,
   },
