@@ -6632,12 +6632,6 @@ export const de: Lexicon = {
       'nicht mit ~2 {group} ~3 die sind alle {crime}',
       'nicht mit ~2 {group} ~3 das sind alle {crime}',
       '{group} ~3 die sind alle {crime}',
-      'schickt ihn zuruck in den dschungel',
-      'schickt sie zuruck in den dschungel',
-      'zuruck in den dschungel mit',
-      'ab in den dschungel mit',
-      'die gehort in die kuche nicht',
-      'gehort in die kuche und nicht',
       'frauen gehoren in die kuche',
       // Round 13: roleplay that undresses the reader, nudes traded, TG meetings and paid hot hours, offers to someone's partner; a dispute settled with broken bones or a bat, a crowd told to hang worshippers, a killer hailed, children who might not come home; puppet-master Jews, 'lebensunwertes Leben', cripples not worth feeding
       '{group} {r13faedende}',

@@ -6331,7 +6331,6 @@ export const fr: Lexicon = {
       'ne louez jamais a',
       'on loue pas aux',
       'rien a faire dans notre equipe',
-      'hors de notre equipe',
       'qu on laisse encore ~4 jouer dans notre',
       // Round 12: not hiring a group
       'faut pas embaucher',

@@ -5614,11 +5614,6 @@ export const nl: Lexicon = {
       '{group} ~2 nutteloze eters',
       '{r6disabled} ~2 nutteloze eters',
       'nutteloze eters die',
-      'stuur hem terug naar de jungle',
-      'stuur ze terug naar de jungle',
-      'terug naar de jungle met',
-      'die hoort in de keuken niet',
-      'hoort in de keuken en niet',
       'vrouwen horen in de keuken',
       // Ronde 13: een rollenspel waarin de lezer wordt uitgekleed, een fanfic met seks, een aanbod aan iemands partner; een ruzie beslecht met gebroken botten of een knuppel, een menigte opgeroepen om gelovigen op te hangen, een moordenaar bejubeld, kinderen die misschien niet thuiskomen; joden aan de touwtjes, 'levensonwaardig leven', apen uit Afrika; wie zichzelf een flikker noemt
       '{group} {r13touwnl}',

@@ -6323,8 +6323,6 @@ export const pt: Lexicon = {
       'nunca alugues a',
       'nao alugues a',
       'nunca alugar a',
-      'nao quero ~5 ao lado do',
-      'nao quero ~5 ao lado da',
       'nao quero ~5 na mesma turma',
       'nao deviam estar na turma',
       'nao deviam estar na mesma turma',
@@ -6463,6 +6461,9 @@ export const pt: Lexicon = {
       'deviam estar presos',
     ],
     predicates: [
+      // Round 13: a child kept away from a group's child ("Não quero o meu filho ao lado do miúdo cigano"): the group must be the one kept away.
+      'nao quero ~5 ao lado do ~2 {group}',
+      'nao quero ~5 ao lado da ~2 {group}',
       // Round 13: a woman refereeing? back to the kitchen.
       '{r13womanpt} {r13rolept} ~10 {r13kitchenpt}',
       '{group} ~4 {r13puppetpt}',
