@@ -4895,13 +4895,13 @@ export const es: Lexicon = {
     incitement: [
       // Round 13
       '{r13essubj} {r13eswe} {r13espartir} {r13eslimbs}',
-      'te espero ~6 con el bate',
-      'te espero ~6 con un bate',
+      'te espero ~6 con el bate !y',
+      'te espero ~6 con un bate !y',
       'te espero ~6 con los palos',
-      'te esperamos ~6 con los bates',
+      'te esperamos ~6 con los bates !y',
       'te esperamos ~6 con palos',
       'te espero ~6 con una barra de hierro',
-      'te esperamos ~6 con el bate',
+      'te esperamos ~6 con el bate !y',
       '{r13esvuelves} ~3 {r13esstretch}',
       'asi se trata a {r13estraidor}',
       'asi hay que tratar a {r13estraidor}',
