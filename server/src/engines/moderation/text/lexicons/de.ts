@@ -64,8 +64,6 @@ export const de: Lexicon = {
     r13werde: [
       'sie',
       'er',
-      'du',
-      'ihr',
       'deine kinder',
       'deine tochter',
       'dein sohn',
@@ -205,8 +203,8 @@ export const de: Lexicon = {
       'ziehen ~2 die faden hinter den kulissen',
       'ziehen ~2 die faden weltweit',
       'ziehen ~2 die strippen !in !im !beim !bei',
-      'sind ~2 strippenzieher',
-      'sind die puppenspieler',
+      'sind ~2 strippenzieher !im !beim !in !bei',
+      'sind die puppenspieler !im !beim !in !bei',
       'saugen ~3 aus',
       'aussaug*',
       'blutsauger',
@@ -4271,7 +4269,8 @@ export const de: Lexicon = {
       'taschengeld treffen',
       // Not a fan for the hot hours of summer: "für heiße Stunden im Sommer: Ventilator jetzt für 29 Euro"
       'heisse stunden !im !am !des ~6 {num} ~1 euro',
-      'heisse stunden ~6 bar',
+      // Not sausages paid in cash at a barbecue: "für heiße Stunden am Grill: Würstchen für 5 Euro, bar an der Kasse"
+      'heisse stunden ~6 bar auf die hand',
       'fur heisse stunden !im !am !in !des',
       'wenn dein {r13partnerde} es dir nicht richtig besorgt',
       // Not a chemist's errand: "ich besorg es dir noch heute Nacht aus der Notapotheke"
@@ -5027,7 +5026,7 @@ export const de: Lexicon = {
       'knupfen sie ~2 an die laterne*',
       'an die laterne mit ihnen',
       '$ an die laterne mit den',
-      'zur moschee ~4 bringt benzin',
+      'zur moschee ~4 bringt benzin !fur',
       'bringt benzin mit ~4 keiner kommt lebend raus',
       // A threat to the reader, not a match report: "der Torwart verlässt den Platz auf der Trage"
       'du verlasst das stadion auf der trage',
@@ -5053,9 +5052,10 @@ export const de: Lexicon = {
       '{r13jedeterde} ~8 $ gehoren aufgehangt',
       '{r13jedeterde} ~8 $ gehort erschossen',
       '{r13jedeterde} ~8 $ gehort an die wand gestellt',
-      'gehort aufgehangt ~8 worauf wartet ihr',
-      'gehoren aufgehangt ~8 worauf wartet ihr',
-      'worauf wartet ihr noch ~4 handelt',
+      // A person hanged after a relative clause, not a flag: "die Flagge gehört aufgehängt, worauf wartet ihr noch?"; not a sale: "handelt jetzt"
+      '$ gehort aufgehangt ~8 worauf wartet ihr',
+      '$ gehoren aufgehangt ~8 worauf wartet ihr',
+      'worauf wartet ihr noch ~4 handelt !jetzt !schnell !sofort',
       'es lebe der ~3 der ~3 {r13victimsde} ~3 {r13killedde}',
       'es lebe der ~3 der ~4 {r13killedde} hat',
       'hoch lebe der ~3 der ~4 {r13killedde} hat',
@@ -5063,7 +5063,8 @@ export const de: Lexicon = {
       'so geht man mit verratern um',
       'du fahrst im krankenwagen nach hause',
       'fahrst du im krankenwagen nach hause',
-      'im krankenwagen nach hause ~4 wenn',
+      // The reader, not grandma: "Oma durfte im Krankenwagen nach Hause, wenn ihr Blutdruck stabil blieb"
+      'im krankenwagen nach hause ~2 wenn du',
       'im leichensack nach hause',
       'wir machen die fertig ~4 {r13schlagende}',
       'mit {r13schlagende} ~6 wir machen die fertig',
@@ -6682,7 +6683,7 @@ export const de: Lexicon = {
       // Round 13, probed further: a stepmother roleplay, a towel pulled away, photos of the backside, married-but-bored ads, offers to a reader's wife; a referee on a stretcher, petrol to a mosque, traitors to the lamp-posts, 'wär schade' before a child not coming home; 'back to the jungle', a woman sent to the kitchen, a group's children said to be thieves after 'nicht mit'
       'nicht mit ~2 {group} ~3 die sind alle {crime}',
       'nicht mit ~2 {group} ~3 das sind alle {crime}',
-      '{group} ~3 die sind alle {crime}',
+      '{group} ~3 die sind alle {crime} !beim !im',
       'frauen gehoren in die kuche',
       // Round 13: roleplay that undresses the reader, nudes traded, TG meetings and paid hot hours, offers to someone's partner; a dispute settled with broken bones or a bat, a crowd told to hang worshippers, a killer hailed, children who might not come home; puppet-master Jews, 'lebensunwertes Leben', cripples not worth feeding
       '{group} {r13faedende}',
@@ -6701,8 +6702,9 @@ export const de: Lexicon = {
       '{group} ~6 nicht erst durchfuttern',
       '{group} ~3 ab an den herd',
       '{group} ~3 zuruck an den herd',
-      '{group} ~4 diese leute sind ~2 {r11dirtyde}',
-      '{group} ~4 diese leute sind ~2 tiere',
+      // The group itself, not the smugglers refugees describe: "Flüchtlinge berichten: die Schlepper, diese Leute sind Tiere"
+      '{group} ~1 diese leute sind ~2 {r11dirtyde}',
+      '{group} ~1 diese leute sind ~2 tiere',
       '{group} ~8 man hatte sie abtreiben sollen',
       '{group} ~8 hatte man abtreiben sollen',
       '{group} ~3 sind alle ~1 {r12stupidde}',
