@@ -4243,13 +4243,15 @@ export const de: Lexicon = {
       '{r13fotode} von deinem {r13arschde}',
       '{r13fotode} von deinen {r13arschde}',
       '{r13fotode} von deiner muschi',
-      'erzahl* ~3 {r13wiede} ~4 {r13ausziehde}',
+      // Nothing between the person and the undressing (not the support stockings a carer takes off)
+      'erzahl* ~3 {r13wiede} ~1 {r13ausziehde}',
       'deine frau verdient einen der sie ~2 kommen lasst',
       // Round 13: roleplay that undresses the reader, nudes traded, TG meetings and paid hot hours, offers to someone's partner; a dispute settled with broken bones or a bat, a crowd told to hang worshippers, a killer hailed, children who might not come home; puppet-master Jews, 'lebensunwertes Leben', cripples not worth feeding
       '{r13wiede} ~4 {r13ausziehde} ~6 {r11sexverbde}',
       '{r11rpde} ~12 {r13wiede} ~4 {r13ausziehde}',
       'du bist ~2 {r13rolede} ~8 {r13wiede} ~4 {r13ausziehde}',
-      'beschreib* ~4 {r13wiede} ~4 {r13ausziehde}',
+      // Not a carer: "beschreib, wie du mir die Stützstrümpfe ausziehst, damit mein Mann es lernt"
+      'beschreib* ~4 {r13wiede} ~1 {r13ausziehde}',
       '{r13wiede} ~4 {r13ausziehde} und ~4 auf ~2 {r12sexplacede} ~1 {r11sexverbde}',
       // Not fencing or billiards: "beschreib jeden Stoß beim Fechten"
       'beschreib* ~2 jeden ~1 stoss !der !des !von !beim !bei !im !mit !den !und',
@@ -4261,11 +4263,8 @@ export const de: Lexicon = {
       'suche* tg treffen',
       'biete* tg treffen',
       'tg treffen gesucht',
-      'tg treffen ~3 frau*',
-      'tg treffen ~3 {num}',
       'suche* tg date*',
       'tg date* gesucht',
-      'tg date* ~3 frau*',
       'taschengeld treffen',
       // Not a fan for the hot hours of summer: "für heiße Stunden im Sommer: Ventilator jetzt für 29 Euro"
       'heisse stunden !im !am !des ~6 {num} ~1 euro',

@@ -145,9 +145,10 @@ export const en: Lexicon = {
       'rp',
     ],
     r13sexv: [
-      'hook up',
-      'hooks up',
-      'hooking up',
+      // Not cables: "the roleplay where the engineers hook up the generator"
+      'hook up !the !a !an !to !their !his !her !its !my !your !our',
+      'hooks up !the !a !an !to !their !his !her !its !my !your !our',
+      'hooking up !the !a !an !to !their !his !her !its !my !your !our',
       'sleep together',
       'sleeps together',
       'have sex',
@@ -245,6 +246,19 @@ export const en: Lexicon = {
       'control the strings',
       'are the puppet masters',
       'are puppet masters',
+    ],
+    r13gallows: [
+      'lamppost*',
+      'lamp post*',
+      'the nearest tree',
+      'a tree',
+      'trees',
+      'a bridge',
+      'the bridge',
+      'cranes',
+      'a crane',
+      'the gallows',
+      'gallows',
     ],
     r13suck: ['suck ~2 dry', 'sucking ~3 dry', 'suck the blood', 'sucking the blood'],
     r13adv: [
@@ -5431,11 +5445,9 @@ export const en: Lexicon = {
       'who {r13killed} ~4 deserves a ~1 {r13honour}',
       // Round 13, probed further: a roleplay asking what is done to the reader on the couch, a one-shot or chapter where two characters fuck, a boast about a mate's sister, married-but-bored ads; petrol to a place of worship, traitors hung from lampposts; 'back to the jungle', a group's children kept away as thieves, a woman sent back to the kitchen
       // Not photos, bunting or flower baskets: "hang every last one of the photos from the rail", "hang them from the lampposts"
-      'hang every last one of them ~3 from',
+      'hang every last one of them ~3 from ~2 {r13gallows}',
       'hang every last one of {group} ~2 from',
       '{r13hangv} {r13victims} from ~2 lamppost*',
-      'string them up from ~2 lamppost*',
-      '{r13hangv} them all from ~2 lamppost*',
       '{r13hangv} every last ~3 from ~2 lamppost*',
       '{r13hangv} every one of them ~2 from ~2 lamppost*',
       '{r13hangv} every traitor* ~2 from ~2 lamppost*',
@@ -5893,9 +5905,9 @@ export const en: Lexicon = {
       'burn the rest $',
       'burn down the rest',
       // A person, not a trophy: "it'd be a shame if the trophy did not come home this year"
-      'shame if ~2 {p13who} never came home',
-      'shame if ~2 {p13who} did not come home',
-      'shame if ~2 {p13who} never comes home',
+      'shame if ~2 {p13who} never came home !with !for !from !in !until !before !after !on !at !early !late',
+      'shame if ~2 {p13who} did not come home !with !for !from !in !until !before !after !on !at !early !late',
+      'shame if ~2 {p13who} never comes home !with !for !from !in !until !before !after !on !at !early !late',
       'fishing you out of',
       'we burn this city',
       'we ll burn this city',
@@ -6183,9 +6195,10 @@ export const en: Lexicon = {
     ],
     veiled: [
       // Round 13, probed further: a child's school named beside 'be a pity if', a killer hailed with a statue
-      'be a pity if ~2 {p13who} did not make it home',
-      'be a shame if ~2 {p13who} did not make it home',
-      'be a pity if ~2 {p13who} never made it home',
+      // Not a family's wish: "it would be a pity if you didn't make it home for Christmas"
+      'be a pity if ~2 {p13who} did not make it home !with !for !from !in !until !before !after !on !at !early !late',
+      'be a shame if ~2 {p13who} did not make it home !with !for !from !in !until !before !after !on !at !early !late',
+      'be a pity if ~2 {p13who} never made it home !with !for !from !in !until !before !after !on !at !early !late',
       // Round 13, probed further: a roleplay asking what is done to the reader on the couch, a one-shot or chapter where two characters fuck, a boast about a mate's sister, married-but-bored ads; petrol to a place of worship, traitors hung from lampposts; 'back to the jungle', a group's children kept away as thieves, a woman sent back to the kitchen
       'nobody leaves alive',
       'no one gets out alive ~4 {worship}',
@@ -6197,8 +6210,8 @@ export const en: Lexicon = {
       'waiting for you ~4 with a {r13club}',
       'careful on the road at night',
       'careful on the way home at night',
-      'would be a shame if ~2 {p13who} did not come home',
-      'would be a shame if ~2 {p13who} never came home',
+      'would be a shame if ~2 {p13who} did not come home !with !for !from !in !until !before !after !on !at !early !late',
+      'would be a shame if ~2 {p13who} never came home !with !for !from !in !until !before !after !on !at !early !late',
       'what are you waiting for ? act',
       // Round 12, probed further: a walk home at night, the reader's house known, a car accident foretold, bracing for the next meeting
       'watch yourself walking home',
@@ -7276,7 +7289,7 @@ export const en: Lexicon = {
       '{group} ~4 they re all {crime} !at !on',
       '{group} ~4 they are all {crime} !at !on',
       '{group} kids ~4 they re all {crime} !at !on',
-      'she belongs in the kitchen !as',
+      'she belongs in the kitchen !as !of !at',
       'women belong in the kitchen',
       'she should stay in the kitchen !while !until !where',
       // Round 13: roleplay and fanfic sex scenes, nudes traded in chat, happy-ending extras, offers to someone's partner; threats over a dispute with a bat, a killer hailed, a torture scene asked for; a curry slur, puppet-master Jews, 'life unworthy of life'
@@ -7420,8 +7433,8 @@ export const en: Lexicon = {
       '{group} ~4 like a plague of',
       'apes from africa',
       // Not the zoo's: "monkeys from Africa were sent back to the sanctuary"
-      'are ~1 monkeys from africa',
-      'like monkeys from africa',
+      '{group} are ~1 monkeys from africa',
+      '{group} ~3 like monkeys from africa',
       'you ~1 monkeys from africa',
       'monkeys from africa ~6 send them ~1 back',
       '{group} should never have been given the vote',

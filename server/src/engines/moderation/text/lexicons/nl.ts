@@ -3610,7 +3610,8 @@ export const nl: Lexicon = {
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
       '{r13fotonl} van je {r13kontnl}',
       '{r13fotonl} van jouw {r13kontnl}',
-      'vertel ~3 {r13hoenl} ~3 {r13uitkleednl}',
+      // Niets tussen de persoon en het uitkleden (niet de steunkous van een mantelzorger)
+      'vertel ~3 {r13hoenl} ~1 {r13uitkleednl}',
       'je vrouw verdient iemand die haar ~2 laat klaarkomen',
       // Ronde 13: een rollenspel waarin de lezer wordt uitgekleed, een fanfic met seks, een aanbod aan iemands partner; een ruzie beslecht met gebroken botten of een knuppel, een menigte opgeroepen om gelovigen op te hangen, een moordenaar bejubeld, kinderen die misschien niet thuiskomen; joden aan de touwtjes, 'levensonwaardig leven', apen uit Afrika; wie zichzelf een flikker noemt
       '{r13hoenl} ~3 {r13uitkleednl} en ~6 {r12sexvnl}',
@@ -3619,7 +3620,8 @@ export const nl: Lexicon = {
       'rollenspel* ~12 {r13hoenl} ~3 {r13uitkleednl}',
       'jij bent ~2 {r13rolenl} ~8 {r13hoenl} ~3 {r13uitkleednl}',
       'jij bent ~2 {r13rolenl} ~8 {r13hoenl} ~3 {r13uitkleednl}',
-      'beschrijf ~4 {r13hoenl} ~3 {r13uitkleednl}',
+      // Niet de mantelzorg: "beschrijf hoe je mij de steunkous uittrekt"
+      'beschrijf ~4 {r13hoenl} ~1 {r13uitkleednl}',
       'fanfic ~10 {r11explnl} seks hebben',
       'fanfic ~10 seks hebben',
       'fanfic waarin ~14 {r11explnl} seks',
@@ -3639,7 +3641,9 @@ export const nl: Lexicon = {
       'vluggertje vanavond',
       // Niet een snel pastarecept: "zin in een vluggertje? Onze snelle pastarecepten ..."
       'zin in een vluggertje ~3 vanavond',
-      'zin in een vluggertje met',
+      'zin in een vluggertje met mij',
+      'zin in een vluggertje met me',
+      'zin in een vluggertje met jou',
       'ik wil je ~2 nemen $',
       'gevingerd',
       'vingerde',
@@ -4286,9 +4290,9 @@ export const nl: Lexicon = {
       '{r13hangnl} ~2 {r13victimsnl} aan ~2 lantaarnpa*',
       '{r13hangnl} elke verrader',
       // Niet verkiezingsposters of vlaggetjes: "de verkiezingsposters? Hang ze aan de lantaarnpalen"
-      'knoop ze ~2 aan ~2 lantaarnpa*',
-      'knoopt ze ~2 aan ~2 lantaarnpa*',
-      'knopen ze ~2 aan ~2 lantaarnpa*',
+      'knoop ze op aan ~2 lantaarnpa*',
+      'knoopt ze op aan ~2 lantaarnpa*',
+      'knopen ze op aan ~2 lantaarnpa*',
       'naar de moskee ~4 neem benzine mee',
       'je verlaat het stadion op een brancard',
       'je verlaat het veld op een brancard',
@@ -5642,9 +5646,8 @@ export const nl: Lexicon = {
       '{group} ~6 niet gevoed',
       // 'die apen', niet die van de dierentuin: "apen uit Afrika komen binnen in de nieuwe apenrots"
       'die apen uit afrika ~4 binnenkomen',
-      'die apen uit afrika ~4 binnen',
       'die apen uit afrika mogen',
-      'die apen uit afrika ~4 terug',
+      'die apen uit afrika ~2 moeten terug',
       // De groep zelf, niet de smokkelaars over wie vluchtelingen vertellen
       '{group} ~1 die mensen zijn ~2 {r11dirtynl}',
       '{group} ~1 die mensen zijn ~2 beesten',
