@@ -4573,8 +4573,9 @@ export const de: Lexicon = {
       'zuerst meine ~3 nudes',
       '{r11rpde} ~10 {r13ausziehde}',
       'du bist ~2 {r13rolede} ~8 {r13ausziehde}',
-      'heisse stunden',
-      'bar auf die hand ~4 keine fragen',
+      // Not the hot hours of a summer's day or a hotel pool: "heiße Stunden am Pool, Extras im Zimmer"
+      'heisse stunden !am !im !in !des !meiden !verbringen',
+      'bar auf die hand ~4 keine fragen !zur !zum !zu',
       'extras nach absprache',
       'extras im zimmer',
       'die beine breit',

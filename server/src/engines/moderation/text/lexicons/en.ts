@@ -5462,9 +5462,10 @@ export const en: Lexicon = {
       'do not complain if you get hacked up',
       'do not complain if you get hacked to pieces',
       'do not complain if you get sliced up',
-      'do not complain if you get stabbed !by',
-      'do not complain if you get shot',
-      'do not be surprised if you get stabbed !by',
+      // Not idioms: "don't complain if you get shot down by the editor", "stabbed in the back by coworkers"
+      'do not complain if you get stabbed !by !in',
+      'do not complain if you get shot !down',
+      'do not be surprised if you get stabbed !by !in',
       'skin them alive ~3 all',
       // Not building work: "please bring iron bars and cement for the foundations"
       'bring iron bars !and !for !to',
