@@ -53,9 +53,7 @@ export const de: Lexicon = {
       'vogeln',
       'bumsen',
       'fickst',
-      'blast ihm',
-      'blast mir',
-      'blast dir',
+      // Not 'blast' alone: "in der Fanfic bläst ihm der Wind ins Gesicht", "bläst der Drache Feuer"
       'leckst',
       'nimmst mich',
       'nehme dich',
@@ -197,8 +195,8 @@ export const de: Lexicon = {
     ],
     r13faedende: [
       // Not women who run the village fête: "die Frauen ziehen hier die Fäden, seit Jahrzehnten ..."
-      'ziehen uberall die faden',
-      'zieht uberall die faden',
+      'ziehen uberall die faden !in !im !bei !beim',
+      'zieht uberall die faden !in !im !bei !beim',
       'ziehen ~2 die faden im hintergrund',
       'ziehen ~2 die faden hinter den kulissen',
       'ziehen ~2 die faden weltweit',
@@ -5022,8 +5020,9 @@ export const de: Lexicon = {
       '{r13hangde} ~3 {r13victimsde} an die laterne*',
       '{r13hangde} jeden ~2 dieser ~2 an die laterne*',
       // Not election posters or fairy lights: "die Wahlplakate? Hängt sie an die Laternen"
-      'knupft sie ~2 an die laterne*',
-      'knupfen sie ~2 an die laterne*',
+      // Aufknüpfen, not balloons tied to a lamppost: "knüpft sie an die Laterne, die Luftballons"
+      'knupft sie ~3 laterne* auf',
+      'knupfen sie ~3 laterne* auf',
       'an die laterne mit ihnen',
       '$ an die laterne mit den',
       'zur moschee ~4 bringt benzin !fur',
@@ -5033,7 +5032,8 @@ export const de: Lexicon = {
       'du verlasst den platz auf der trage',
       'verlasst du ~3 auf der trage',
       // A person, not the cat or the cup: "wär doch schade, wenn die Katze nicht heimkommt"
-      '{r13schadede} schade wenn {r13werde} ~3 nicht ~1 {r13heimde} ~2 $',
+      // Not for a birthday: "wäre schade, wenn deine Tochter nicht heimkommt zum Geburtstag"
+      '{r13schadede} schade wenn {r13werde} ~3 nicht ~1 {r13heimde} !zum !zu !zur !fur !an !vor !nach !mit !aus ~2 $',
       // Round 13: roleplay that undresses the reader, nudes traded, TG meetings and paid hot hours, offers to someone's partner; a dispute settled with broken bones or a bat, a crowd told to hang worshippers, a killer hailed, children who might not come home; puppet-master Jews, 'lebensunwertes Leben', cripples not worth feeding
       'brech ihr alle knochen',
       'brech ihm alle knochen',
@@ -5729,8 +5729,8 @@ export const de: Lexicon = {
     ],
     veiled: [
       // Round 13, probed further: a stepmother roleplay, a towel pulled away, photos of the backside, married-but-bored ads, offers to a reader's wife; a referee on a stretcher, petrol to a mosque, traitors to the lamp-posts, 'wär schade' before a child not coming home; 'back to the jungle', a woman sent to the kitchen, a group's children said to be thieves after 'nicht mit'
-      '{r13schadede} schade wenn {r13werde} ~3 nicht mehr {r13heimde}',
-      '{r13schadede} schade wenn {r13werde} ~3 nicht {r13heimde}',
+      '{r13schadede} schade wenn {r13werde} ~3 nicht mehr {r13heimde} !zum !zu !zur !fur !an !vor !nach !mit !aus',
+      '{r13schadede} schade wenn {r13werde} ~3 nicht {r13heimde} !zum !zu !zur !fur !an !vor !nach !mit !aus',
       'wir kennen dein auto',
       'wir wissen wo du parkst',
       'keiner kommt lebend raus',
@@ -5742,11 +5742,11 @@ export const de: Lexicon = {
       'warten wir mit dem {r13schlagende}',
       'warten wir mit {r13schlagende}',
       'erwarte ich dich mit dem {r13schlagende}',
-      'ware schade wenn {r13werde} ~2 nicht mehr heimkommen',
-      'ware schade wenn {r13werde} ~2 nicht mehr nach hause kommen',
-      'ware schade wenn {r13werde} ~2 nicht mehr heimkommt',
-      'ware schade wenn {r13werde} ~2 nicht mehr nach hause kommt',
-      'ware doch schade wenn {r13werde} ~2 nicht mehr heimkommen',
+      'ware schade wenn {r13werde} ~2 nicht mehr heimkommen !zum !zu !zur !fur !an !vor !nach !mit !aus',
+      'ware schade wenn {r13werde} ~2 nicht mehr nach hause kommen !zum !zu !zur !fur !an !vor !nach !mit !aus',
+      'ware schade wenn {r13werde} ~2 nicht mehr heimkommt !zum !zu !zur !fur !an !vor !nach !mit !aus',
+      'ware schade wenn {r13werde} ~2 nicht mehr nach hause kommt !zum !zu !zur !fur !an !vor !nach !mit !aus',
+      'ware doch schade wenn {r13werde} ~2 nicht mehr heimkommen !zum !zu !zur !fur !an !vor !nach !mit !aus',
       'pass nachts auf dem heimweg ~1 auf',
       'pass auf dem heimweg ~2 auf',
       'beschwer dich nicht wenn du ~2 messer',

@@ -5449,7 +5449,6 @@ export const en: Lexicon = {
       'hang every last one of {group} ~2 from',
       '{r13hangv} {r13victims} from ~2 lamppost*',
       '{r13hangv} every last ~3 from ~2 lamppost*',
-      '{r13hangv} every one of them ~2 from ~2 lamppost*',
       '{r13hangv} every traitor* ~2 from ~2 lamppost*',
       // Not a generator's fuel: "on the way to the church, bring petrol for the generator"
       'to {worship} ~6 bring petrol !for',
