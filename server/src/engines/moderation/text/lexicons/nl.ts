@@ -134,7 +134,7 @@ export const nl: Lexicon = {
       'doodschoten',
       'onthoofdde',
       'vermoordde',
-      'afmaakte',
+      // Niet 'afmaken' als voltooien: "leve de student die zijn scriptie afmaakte"; alleen met de slachtoffers erbij (hieronder)
     ],
     r13victimsnl: [
       'verraders',
@@ -151,9 +151,12 @@ export const nl: Lexicon = {
       'de vijand',
     ],
     r13touwnl: [
-      'trekken ~2 aan de touwtjes !in !bij !van',
-      'trekt ~2 aan de touwtjes !in !bij !van',
-      'zijn ~2 de poppenspelers',
+      // Niet de vrouwen die het dorpsfeest regelen: "vrouwen trekken aan de touwtjes, zonder hen gebeurt er niets"
+      'trekken overal aan de touwtjes',
+      'trekt overal aan de touwtjes',
+      'trekken ~2 aan de touwtjes achter de schermen',
+      'trekt ~2 aan de touwtjes achter de schermen',
+      'zijn ~2 de poppenspelers !in !bij !van',
       'zuigen ~3 uit',
       'uitzuigen',
       'uitzuigt',
@@ -3607,7 +3610,8 @@ export const nl: Lexicon = {
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
       '{r13fotonl} van je {r13kontnl}',
       '{r13fotonl} van jouw {r13kontnl}',
-      'vertel ~3 {r13hoenl} ~3 {r13uitkleednl}',
+      // Niets tussen de persoon en het uitkleden (niet de steunkous van een mantelzorger)
+      'vertel ~3 {r13hoenl} ~1 {r13uitkleednl}',
       'je vrouw verdient iemand die haar ~2 laat klaarkomen',
       // Ronde 13: een rollenspel waarin de lezer wordt uitgekleed, een fanfic met seks, een aanbod aan iemands partner; een ruzie beslecht met gebroken botten of een knuppel, een menigte opgeroepen om gelovigen op te hangen, een moordenaar bejubeld, kinderen die misschien niet thuiskomen; joden aan de touwtjes, 'levensonwaardig leven', apen uit Afrika; wie zichzelf een flikker noemt
       '{r13hoenl} ~3 {r13uitkleednl} en ~6 {r12sexvnl}',
@@ -3616,7 +3620,8 @@ export const nl: Lexicon = {
       'rollenspel* ~12 {r13hoenl} ~3 {r13uitkleednl}',
       'jij bent ~2 {r13rolenl} ~8 {r13hoenl} ~3 {r13uitkleednl}',
       'jij bent ~2 {r13rolenl} ~8 {r13hoenl} ~3 {r13uitkleednl}',
-      'beschrijf ~4 {r13hoenl} ~3 {r13uitkleednl}',
+      // Niet de mantelzorg: "beschrijf hoe je mij de steunkous uittrekt"
+      'beschrijf ~4 {r13hoenl} ~1 {r13uitkleednl}',
       'fanfic ~10 {r11explnl} seks hebben',
       'fanfic ~10 seks hebben',
       'fanfic waarin ~14 {r11explnl} seks',
@@ -3624,15 +3629,21 @@ export const nl: Lexicon = {
       'fanfic ~10 {r12sexvnl}',
       'fanfic ~10 met elkaar naar bed',
       'verhaal waarin ~8 met elkaar naar bed',
-      'beschrijf elke stoot',
-      'elke stoot in detail',
+      // Niet biljart of schermen: "bij biljart analyseren we elke stoot in detail"
+      'beschrijf elke stoot !bij !in !met !van !en',
+      'beschrijf ~4 elke stoot in detail',
       'als je {r13partnernl} je niet bevredigt',
       'als jouw {r13partnernl} je niet bevredigt',
       'als je {r13partnernl} het je niet goed geeft',
       'ik stuur de mijne eerst ~4 nudes',
-      'heb je ~2 nudes',
+      // Niet de modeltekenles: "heb je nog nudes van de modeltekenles?"
+      'heb je ~2 nudes !van !uit !in !gezien !getekend !geschilderd !ontvangen !gekregen',
       'vluggertje vanavond',
-      'zin in een vluggertje',
+      // Niet een snel pastarecept: "zin in een vluggertje? Onze snelle pastarecepten ..."
+      'zin in een vluggertje ~3 vanavond',
+      'zin in een vluggertje met mij',
+      'zin in een vluggertje met me',
+      'zin in een vluggertje met jou',
       'ik wil je ~2 nemen $',
       'gevingerd',
       'vingerde',
@@ -4278,8 +4289,10 @@ export const nl: Lexicon = {
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
       '{r13hangnl} ~2 {r13victimsnl} aan ~2 lantaarnpa*',
       '{r13hangnl} elke verrader',
-      '{r13hangnl} ze aan ~2 lantaarnpa*',
-      'hang ze op aan ~2 lantaarnpa*',
+      // Niet verkiezingsposters of vlaggetjes: "de verkiezingsposters? Hang ze aan de lantaarnpalen"
+      'knoop ze op aan ~2 lantaarnpa*',
+      'knoopt ze op aan ~2 lantaarnpa*',
+      'knopen ze op aan ~2 lantaarnpa*',
       'naar de moskee ~4 neem benzine mee',
       'je verlaat het stadion op een brancard',
       'je verlaat het veld op een brancard',
@@ -4290,23 +4303,26 @@ export const nl: Lexicon = {
       'breken we al zijn botten',
       'breken we al haar botten',
       'rij ik erheen en ~3 {r10bonesnl}',
-      'rij ik erheen en ~4 botten',
+      // Niet een scan: "zaterdag rij ik erheen en laat ik mijn botten scannen"
+      'rij ik erheen en ~1 breek* ~4 botten',
       '{r13iedereennl} ~8 hoort opgehangen te worden',
       '{r13iedereennl} ~8 moet opgehangen worden',
       '{r13iedereennl} ~8 verdient de strop',
       '{r13iedereennl} ~8 hoort aan de galg',
       'opgehangen te worden ~8 waar wachten jullie nog op',
-      'waar wachten jullie nog op ~4 pak ze',
+      // Niet koekjes aangeboden: "waar wachten jullie nog op, pak ze maar"
+      'waar wachten jullie nog op ~4 pak ze !maar',
       'leve de ~3 die ~3 {r13victimsnl} ~3 {r13killednl}',
       'leve de ~3 die ~4 {r13killednl}',
-      'zo behandel je verraders',
-      'zo hoort het met verraders',
+      'leve de ~3 die ~3 {r13victimsnl} ~3 afmaakte',
+      'zo behandel je verraders !in !bij',
+      'zo hoort het met verraders !in !bij',
       'je gaat met de ambulance naar huis',
       'ga je met de ambulance naar huis',
-      'met de ambulance naar huis ~4 als',
+      // De lezer, niet oma: "oma mocht met de ambulance naar huis als ze stabiel bleef"
+      'met de ambulance naar huis ~2 als je',
       'in een lijkzak naar huis',
       'met {r13knuppelnl} ~8 we maken ze af',
-      'we maken ze af ~4 {r13knuppelnl}',
       'je gaat eraan zodra',
       'je gaat eraan als ik je',
       'wie gaat er mee ~8 {nlhurtinf}',
@@ -4831,7 +4847,8 @@ export const nl: Lexicon = {
       // Ronde 13: een rollenspel waarin de lezer wordt uitgekleed, een fanfic met seks, een aanbod aan iemands partner; een ruzie beslecht met gebroken botten of een knuppel, een menigte opgeroepen om gelovigen op te hangen, een moordenaar bejubeld, kinderen die misschien niet thuiskomen; joden aan de touwtjes, 'levensonwaardig leven', apen uit Afrika; wie zichzelf een flikker noemt
       'sta ik met een {r13knuppelnl}',
       'sta ik met de {r13knuppelnl}',
-      'wacht ik je op met een {r13knuppelnl}',
+      // Niet een paal in de grond slaan: "bij het hek wacht ik je op met een hamer om de paal erin te slaan"
+      'wacht ik je op met een {r13knuppelnl} !om !en',
       'staan we met {r13knuppelnl}',
       'zou zonde zijn als ~4 niet meer thuiskomen',
       'zou zonde zijn als ~4 niet meer thuiskomt',
@@ -5610,9 +5627,10 @@ export const nl: Lexicon = {
     predicates: [
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
       'niet met ~2 {group} ~3 het zijn allemaal {crime}',
-      '{group} ~3 het zijn allemaal {crime}',
-      '{group} ~2 nutteloze eters',
-      '{r6disabled} ~2 nutteloze eters',
+      '{group} ~3 het zijn allemaal {crime} !op !bij !in',
+      // Een bewering, niet de geschiedenisles: "de nazi's noemden gehandicapten nutteloze eters"
+      '{group} zijn ~1 nutteloze eters',
+      '{r6disabled} zijn ~1 nutteloze eters',
       'nutteloze eters die',
       'vrouwen horen in de keuken',
       // Ronde 13: een rollenspel waarin de lezer wordt uitgekleed, een fanfic met seks, een aanbod aan iemands partner; een ruzie beslecht met gebroken botten of een knuppel, een menigte opgeroepen om gelovigen op te hangen, een moordenaar bejubeld, kinderen die misschien niet thuiskomen; joden aan de touwtjes, 'levensonwaardig leven', apen uit Afrika; wie zichzelf een flikker noemt
@@ -5626,13 +5644,13 @@ export const nl: Lexicon = {
       'zijn levensonwaardig leven',
       'zulke kreupelen ~6 gevoed',
       '{group} ~6 niet gevoed',
-      'apen uit afrika ~4 binnenkomen',
-      'apen uit afrika ~4 binnen',
-      'die apen uit afrika ~4 binnen',
+      // 'die apen', niet die van de dierentuin: "apen uit Afrika komen binnen in de nieuwe apenrots"
+      'die apen uit afrika ~4 binnenkomen',
       'die apen uit afrika mogen',
-      'apen uit afrika ~4 terug',
-      '{group} ~4 die mensen zijn ~2 {r11dirtynl}',
-      '{group} ~4 die mensen zijn ~2 beesten',
+      'die apen uit afrika ~2 moeten terug',
+      // De groep zelf, niet de smokkelaars over wie vluchtelingen vertellen
+      '{group} ~1 die mensen zijn ~2 {r11dirtynl}',
+      '{group} ~1 die mensen zijn ~2 beesten',
       '{group} ~4 terug naar het aanrecht',
       '{r12womenxnl} ~4 {r12theyarenl} ~2 {r12dumbnl}',
       'geen {r12womenxnl} ~4 {r12theyarenl} ~2 {r12dumbnl}',
