@@ -4103,6 +4103,8 @@ export const pt: Lexicon = {
       'e um mito',
       'e falso',
       'e mentira',
+      'mentira antissemita',
+      'mentira racista',
       'foi desmentido',
       'e fake news',
       'e uma lenda',
