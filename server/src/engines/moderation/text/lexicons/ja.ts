@@ -112,6 +112,31 @@ export const ja: Lexicon = {
       '服を一枚ずつ脱がせ',
       '脱がせて',
     ],
+    // The sexual acts of a role-play asked for, without 舐め (a cat licking its fur in a game of なりきり) or 挿入 (a card into an ATM).
+    jrpsex13: ['口でして', '口でする', '犯す', '犯して', 'ヤる', '抱きまくる'],
+    // People a body is cut up or set on fire: not a puzzle taken apart or a campfire lit.
+    jppl13: [
+      '裏切り者',
+      '人',
+      '人間',
+      '男',
+      '女',
+      '奴',
+      'やつ',
+      'あいつ',
+      '子供',
+      '子ども',
+      '捕虜',
+      '人質',
+      '犯人',
+      '警官',
+      '被害者',
+      '家族',
+      '妻',
+      '夫',
+    ],
+    // What follows 骨をへし折ってやる in advice, not a threat: カニの骨をへし折ってやると, へし折ってやるくらいの覚悟.
+    jnotthreat13: ['と', 'くらい', 'ぐらい'],
     jrp13: ['ロールプレイ', 'ロールプレイング', 'なりきり', '設定：', '設定:', '役になって'],
     // The dehumanising words that have a literal sense (hate.dehumanizing reads them only as said of people).
     japest: [
@@ -2349,14 +2374,15 @@ export const ja: Lexicon = {
       '女と~2ヤった',
       // Round 13
       '{jrp13}~40{jundo13}~30{jrpact13}',
-      '{jrp13}~40{jrpact13}~16場面',
-      '{jrp13}~40{jrpact13}~16シーン',
+      '{jrp13}~40{jrpsex13}~16場面',
+      '{jrp13}~40{jrpsex13}~16シーン',
       // Round 13
       '{jundo13}~20{jrpact13}~4{jscene13}~12{jreq}',
       '{jundo13}~20{jrpact13}~4{jscene13}~4描写',
-      'エロい二次創作',
-      'エロ二次創作',
-      'r18の二次創作',
+      // Asked for (エロい二次創作書いて), not a forum's rule (エロい二次創作は禁止です).
+      'エロい二次創作~4{jreq}',
+      'エロ二次創作~4{jreq}',
+      'r18の二次創作~4{jreq}',
       '二次創作~30{jsexscene}~30{jrawdetail}',
     ],
     sexual: [
@@ -2919,12 +2945,13 @@ export const ja: Lexicon = {
       '{jlimb}~2へし折ろう',
       '{jlimb}~2折ろう',
       // Round 13
-      '骨~4へし折ってやる',
+      '骨~4へし折ってやる!{jnotthreat13}',
       '二度と~8乗れなくしてやる',
       '二度と~8歩けなくしてやる',
       // Round 13
-      'バラバラにした~8英雄',
-      'バラバラにした~8万歳',
+      '{jppl13}~2をバラバラにした~8英雄',
+      '{jppl13}~2をバラバラにした~8万歳',
+      '{group}~2をバラバラにした~8英雄',
     ],
     verbs: [
       '殺す',
@@ -3511,10 +3538,11 @@ export const ja: Lexicon = {
       '鞭で~6裂けるまで',
       '皮膚が裂けるまで~6打ち',
       // Round 13
-      '火をつける場面を~2{jreq}',
-      '火をつけるシーンを~2{jreq}',
+      '{jppl13}~12火をつける場面を~2{jreq}',
+      '{jppl13}~12火をつけるシーンを~2{jreq}',
       '焼ける人間の匂い',
-      '焼ける匂いも~2描写',
+      '人間の焼ける匂い',
+      '人の焼ける匂い',
     ],
   },
   hate: {
@@ -3942,11 +3970,11 @@ export const ja: Lexicon = {
       '{group}~30{jthey}は~4{jvermin}だ',
       '{group}~30{jthey}は~4{jvermin}$',
       '女が~4{jrole13}',
-      '女に~4{jrole13}',
+      '女に~4{jrole13}!と',
       // Round 13
       '{group}~30{jthey13}は~4{jvermin}',
       // Round 13
-      '臭い{group}',
+      '臭い{group}!と',
       '汚い{group}',
       '不潔な{group}',
     ],
