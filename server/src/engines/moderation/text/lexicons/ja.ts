@@ -136,7 +136,7 @@ export const ja: Lexicon = {
       '夫',
     ],
     // What follows 骨をへし折ってやる in advice, not a threat: カニの骨をへし折ってやると, へし折ってやるくらいの覚悟.
-    jnotthreat13: ['と', 'くらい', 'ぐらい'],
+    jnotthreat13: ['と', 'くらい', 'ぐらい', 'なんて', 'って'],
     jrp13: ['ロールプレイ', 'ロールプレイング', 'なりきり', '設定：', '設定:', '役になって'],
     // The dehumanising words that have a literal sense (hate.dehumanizing reads them only as said of people).
     japest: [
@@ -2377,8 +2377,9 @@ export const ja: Lexicon = {
       '{jrp13}~40{jrpsex13}~16場面',
       '{jrp13}~40{jrpsex13}~16シーン',
       // Round 13
-      '{jundo13}~20{jrpact13}~4{jscene13}~12{jreq}',
-      '{jundo13}~20{jrpact13}~4{jscene13}~4描写',
+      // The act right after the undressing (服を脱がせて挿入する), not a cat licking after it (服を脱がせて、猫が舐める様子).
+      '{jundo13}~2{jrpact13}~4{jscene13}~12{jreq}',
+      '{jundo13}~2{jrpact13}~4{jscene13}~4描写',
       // Asked for (エロい二次創作書いて), not a forum's rule (エロい二次創作は禁止です).
       'エロい二次創作~4{jreq}',
       'エロ二次創作~4{jreq}',
@@ -2946,8 +2947,8 @@ export const ja: Lexicon = {
       '{jlimb}~2折ろう',
       // Round 13
       '骨~4へし折ってやる!{jnotthreat13}',
-      '二度と~8乗れなくしてやる',
-      '二度と~8歩けなくしてやる',
+      '二度と~8乗れなくしてやる!{jnotthreat13}',
+      '二度と~8歩けなくしてやる!{jnotthreat13}',
       // Round 13
       '{jppl13}~2をバラバラにした~8英雄',
       '{jppl13}~2をバラバラにした~8万歳',
@@ -3538,8 +3539,10 @@ export const ja: Lexicon = {
       '鞭で~6裂けるまで',
       '皮膚が裂けるまで~6打ち',
       // Round 13
-      '{jppl13}~12火をつける場面を~2{jreq}',
-      '{jppl13}~12火をつけるシーンを~2{jreq}',
+      '{jppl13}を~10火をつける場面を~2{jreq}',
+      '{jppl13}を~10火をつけるシーンを~2{jreq}',
+      '{jppl13}に~10火をつける場面を~2{jreq}',
+      '{jppl13}に~10火をつけるシーンを~2{jreq}',
       '焼ける人間の匂い',
       '人間の焼ける匂い',
       '人の焼ける匂い',
@@ -3970,7 +3973,7 @@ export const ja: Lexicon = {
       '{group}~30{jthey}は~4{jvermin}だ',
       '{group}~30{jthey}は~4{jvermin}$',
       '女が~4{jrole13}',
-      '女に~4{jrole13}!と',
+      '女に~4{jrole13}!{jnotthreat13}',
       // Round 13
       '{group}~30{jthey13}は~4{jvermin}',
       // Round 13

@@ -339,7 +339,9 @@ export const ko: Lexicon = {
       '주인을',
     ],
     // A woman told her place, not a girlfriend (여자친구) or women cooking together (여자들끼리).
-    kwom13: ['여자는', '여자가', '여자들은', '여자들이', '여자란', '여잔', '여자들'],
+    kwom13: ['여자는', '여자가', '여자들은', '여자란', '여잔'],
+    // What is done to a person before setting fire (타이어에 넣고 불 지르는), not a campfire or a field (쥐불놀이).
+    kburn13: ['넣고', '묶고', '붓고', '뿌리고', '가두고', '묶어놓고', '가둬놓고'],
     kcond13: [
       '안 갚으면',
       '안 돌려주면',
@@ -3026,11 +3028,11 @@ export const ko: Lexicon = {
       '{khookplace} ~2 여자랑 ~2 했*',
       // Round 13
       '{krp13} ~16 {kundo13} ~10 {kraw}',
-      '{krp13} ~16 {kundo13} ~8 넣*',
+      '{krp13} ~16 {kundo13} 넣*',
       '{krp13} ~16 {kundo13} ~8 입으로*',
       // Round 13
       '{kundo13} ~4 입으로 해*',
-      '{kundo13} ~3 넣는 장면*',
+      '{kundo13} 넣는 장면*',
       // Round 13
       '유사성행위 가능 !업소*',
     ],
@@ -3687,19 +3689,19 @@ export const ko: Lexicon = {
       // Round 13
       // A threat or a call (반쯤 죽여놓는다, 반 죽여놓자), not the heat or a workout that half killed me (반쯤 죽여 놓았다).
       '반쯤 죽여 놓는다*',
-      '반쯤 죽여 놓을*',
+      '{kcond13} ~6 반쯤 죽여 놓을*',
       '반쯤 죽여 놓자*',
       '반쯤 죽여 놔*',
       '반쯤 죽여놓는다*',
-      '반쯤 죽여놓을*',
+      '{kcond13} ~6 반쯤 죽여놓을*',
       '반쯤 죽여놓자*',
       '반쯤 죽여놔*',
       '반 죽여놓는다*',
-      '반 죽여놓을*',
+      '{kcond13} ~6 반 죽여놓을*',
       '반 죽여놓자*',
       '반 죽여놔*',
       '반 죽여 놓는다*',
-      '반 죽여 놓을*',
+      '{kcond13} ~6 반 죽여 놓을*',
       '반 죽여 놓자*',
       '반 죽여 놔*',
       // Round 13
@@ -4247,10 +4249,13 @@ export const ko: Lexicon = {
       '온몸에 불이 붙*',
       '{kvictto} ~1 휘발유* ~1 {ksplash} ~2 불*',
       // Round 13
-      '살 타는 냄새* ~4 묘사해*',
-      '살이 타는 냄새* ~4 묘사해*',
-      '{kppl13} ~6 불 지르는 장면* ~2 써*',
-      '{kppl13} ~6 불 지르는 장면* ~2 묘사*',
+      // A person's flesh with the screams (비명이랑 살 타는 냄새), not meat or fish (고기 살 타는 냄새).
+      '비명* ~3 살 타는 냄새* ~4 묘사*',
+      '비명* ~3 살이 타는 냄새* ~4 묘사*',
+      '사람 살 타는 냄새*',
+      '사람 살이 타는 냄새*',
+      '{kppl13} ~4 {kburn13} 불 지르는 장면* ~2 써*',
+      '{kppl13} ~4 {kburn13} 불 지르는 장면* ~2 묘사*',
     ],
   },
   hate: {
@@ -4657,8 +4662,9 @@ export const ko: Lexicon = {
       '{group} ~10 이런 것들은 벌레*',
       '{group} ~10 이런 놈들은 벌레*',
       '{group} ~10 이것들은 벌레*',
-      '{kwom13} ~4 밥이나 해*',
-      '{kwom13} ~4 집에서 밥이나*',
+      '{kwom13} ~4 밥이나 해* !주면',
+      '{kwom13} ~4 집에서 밥이나 해*',
+      '{kwom13} ~4 집에서 밥이나 하지*',
     ],
   },
 };

@@ -295,10 +295,21 @@ export const zh: Lexicon = {
       '杂种',
     ],
     // A bed or a room with the women (开房, 睡): 干了一整夜 alone is a night's work (姑娘们干了一晚上，饺子包了三百个).
-    zbed13: ['开房', '睡', '上床', '床上', '酒店'],
+    zbed13: ['开房', '一起睡', '睡的', '上床'],
     zfuck13: ['操了一整夜', '操到天亮', '操了一晚上'],
     // Only a sexual act, not 骑在马上 / 舔爪子 / 压在锅底 / 插进去钥匙 told in a game of pretend.
-    zrpsex13: ['插进你', '插进我', '上了你', '要了你', '干你', '干我', '进入你的身体', '进入我的身体'],
+    zrpsex13: [
+      '插进你的身体',
+      '插进我的身体',
+      '插进你下面',
+      '要了你',
+      '狠狠干你',
+      '狠狠干我',
+      '进入你的身体',
+      '进入我的身体',
+    ],
+    // A question about the view, not the view (女的就该回家带孩子？这种话已经没人信了), or what she went home to do (回家带孩子去了).
+    zkitchenend13: ['了', '？', '?'],
     znude13: ['裸照', '裸聊'],
     zrp13: ['角色扮演', '扮演', '你当', '你演', '你来当', '你扮', '假装你是', '你是我的'],
     // The dehumanising words that have a literal sense (hate.dehumanizing reads them only as said of a group).
@@ -2587,7 +2598,8 @@ export const zh: Lexicon = {
       '发~6你的{znude13}',
       '来几张{znude13}',
       '{nudezh}~10我先发',
-      '{zpartner13}~3{zunsat13}~20我来',
+      '{zpartner13}~3{zunsat13}~20今晚我',
+      '{zpartner13}~3{zunsat13}~20让你爽',
       '{zpartner13}~3{zunsat13}~20伺候',
     ],
     sexual: [
@@ -4224,7 +4236,7 @@ export const zh: Lexicon = {
       '{group}~10不配~4跟~6{child}',
       '{group}~6{zcontrol13}',
       '{group}~20就是~6{zhpest}!爱',
-      '{zfem13}~14{zkitchen13}!了',
+      '{zfem13}~14{zkitchen13}!{zkitchenend13}',
       // Round 13
       '{zfem13}当~6？~4{zkitchen13}',
       '{zfem13}当~6?~4{zkitchen13}',
