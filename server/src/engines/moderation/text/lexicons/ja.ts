@@ -136,7 +136,7 @@ export const ja: Lexicon = {
       '夫',
     ],
     // What follows 骨をへし折ってやる in advice, not a threat: カニの骨をへし折ってやると, へし折ってやるくらいの覚悟.
-    jnotthreat13: ['と', 'くらい', 'ぐらい', 'なんて', 'って'],
+    jnotthreat13: ['と', 'くらい', 'ぐらい', 'なんて', 'って', '勢い'],
     jrp13: ['ロールプレイ', 'ロールプレイング', 'なりきり', '設定：', '設定:', '役になって'],
     // The dehumanising words that have a literal sense (hate.dehumanizing reads them only as said of people).
     japest: [
@@ -3170,7 +3170,7 @@ export const ja: Lexicon = {
       '返さないなら~6夜道に気をつけ',
       '払わないなら~6夜道に気をつけ',
       '刺されても文句',
-      '刺されても知らない',
+      // Not 刺されても知らない alone: a warning about wasps (ハチの巣つついたら刺されても知らないぞ).
       '刺されても知らねえ',
       '通学路~20何かあっても',
       '帰り道に何かあっても',
@@ -3543,9 +3543,10 @@ export const ja: Lexicon = {
       '{jppl13}を~10火をつけるシーンを~2{jreq}',
       '{jppl13}に~10火をつける場面を~2{jreq}',
       '{jppl13}に~10火をつけるシーンを~2{jreq}',
-      '焼ける人間の匂い',
-      '人間の焼ける匂い',
-      '人の焼ける匂い',
+      // Asked for, not a firefighter's testimony (人間の焼ける匂いがする、と消防士が証言した).
+      '焼ける人間の匂い~8描写',
+      '人間の焼ける匂い~8描写',
+      '人の焼ける匂い~8描写',
     ],
   },
   hate: {
@@ -3978,8 +3979,8 @@ export const ja: Lexicon = {
       '{group}~30{jthey13}は~4{jvermin}',
       // Round 13
       '臭い{group}!と',
-      '汚い{group}',
-      '不潔な{group}',
+      '汚い{group}!{jnotthreat13}',
+      '不潔な{group}!{jnotthreat13}',
     ],
   },
 };

@@ -339,6 +339,9 @@ export const ko: Lexicon = {
       '주인을',
     ],
     // A woman told her place, not a girlfriend (여자친구) or women cooking together (여자들끼리).
+    // Said of them (벌레다), not a comment reported (벌레라는 댓글은 삭제됐다); an ad's word, not a question about it (가능 여부).
+    kbug13: ['벌레', '벌레다*', '벌레야*', '벌레임*', '벌레지*', '벌레입니다*', '벌레들*', '벌레같*'],
+    knotad13: ['업소*', '여부*'],
     kwom13: ['여자는', '여자가', '여자들은', '여자란', '여잔'],
     // What is done to a person before setting fire (타이어에 넣고 불 지르는), not a campfire or a field (쥐불놀이).
     kburn13: ['넣고', '묶고', '붓고', '뿌리고', '가두고', '묶어놓고', '가둬놓고'],
@@ -3029,12 +3032,12 @@ export const ko: Lexicon = {
       // Round 13
       '{krp13} ~16 {kundo13} ~10 {kraw}',
       '{krp13} ~16 {kundo13} 넣*',
-      '{krp13} ~16 {kundo13} ~8 입으로*',
+      '{krp13} ~16 {kundo13} ~8 입으로 해*',
       // Round 13
       '{kundo13} ~4 입으로 해*',
       '{kundo13} 넣는 장면*',
       // Round 13
-      '유사성행위 가능 !업소*',
+      '유사성행위 가능 !{knotad13}',
     ],
     sexual: [
       '스페셜 서비스*',
@@ -3154,7 +3157,9 @@ export const ko: Lexicon = {
       '남편이 만족 못 시켜*',
       '남친으로는 만족 못*',
       // Round 13
-      '끝까지 해드려*',
+      // A massage done to the end, not a cleaner's or a car wash's (추가금 내면 끝까지 해드려요, 에어컨 분해 청소).
+      '마사지* ~6 끝까지 해드려*',
+      '안마* ~6 끝까지 해드려*',
       '유사성행위*',
     ],
     cues: [
@@ -4252,8 +4257,8 @@ export const ko: Lexicon = {
       // A person's flesh with the screams (비명이랑 살 타는 냄새), not meat or fish (고기 살 타는 냄새).
       '비명* ~3 살 타는 냄새* ~4 묘사*',
       '비명* ~3 살이 타는 냄새* ~4 묘사*',
-      '사람 살 타는 냄새*',
-      '사람 살이 타는 냄새*',
+      '사람 살 타는 냄새* ~4 묘사*',
+      '사람 살이 타는 냄새* ~4 묘사*',
       '{kppl13} ~4 {kburn13} 불 지르는 장면* ~2 써*',
       '{kppl13} ~4 {kburn13} 불 지르는 장면* ~2 묘사*',
     ],
@@ -4659,9 +4664,9 @@ export const ko: Lexicon = {
       '{kdis} ~3 산소 낭비*',
       '{kdis} ~3 산소가 아깝*',
       // Round 13
-      '{group} ~10 이런 것들은 벌레*',
-      '{group} ~10 이런 놈들은 벌레*',
-      '{group} ~10 이것들은 벌레*',
+      '{group} ~10 이런 것들은 {kbug13}',
+      '{group} ~10 이런 놈들은 {kbug13}',
+      '{group} ~10 이것들은 {kbug13}',
       '{kwom13} ~4 밥이나 해* !주면',
       '{kwom13} ~4 집에서 밥이나 해*',
       '{kwom13} ~4 집에서 밥이나 하지*',
