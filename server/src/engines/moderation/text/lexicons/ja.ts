@@ -136,6 +136,8 @@ export const ja: Lexicon = {
       '夫',
     ],
     // What follows 骨をへし折ってやる in advice, not a threat: カニの骨をへし折ってやると, へし折ってやるくらいの覚悟.
+    // An exclusion reported or judged (入居させるなという大家は訴えられた, 部屋を貸さないのは違法), not said.
+    jexclend13: ['と', 'のは', 'って', 'なんて', 'ような', 'のが', '民泊', '物件', '大家', '家主'],
     jnotthreat13: ['と', 'くらい', 'ぐらい', 'なんて', 'って', '勢い'],
     jrp13: ['ロールプレイ', 'ロールプレイング', 'なりきり', '設定：', '設定:', '役になって'],
     // The dehumanising words that have a literal sense (hate.dehumanizing reads them only as said of people).
@@ -3770,13 +3772,13 @@ export const ja: Lexicon = {
       '収容所に入れろ',
       '収容所送り',
       // Round 13
-      '部屋を貸すな',
-      '部屋を貸さない',
-      '家を貸すな',
-      '入居させるな',
-      '隣に座らせたくない',
-      '同じクラスにしたくない',
-      '同じクラスに入れるな',
+      '部屋を貸すな!{jexclend13}',
+      '部屋を貸さない!{jexclend13}',
+      '家を貸すな!{jexclend13}',
+      '入居させるな!{jexclend13}',
+      '隣に座らせたくない!{jexclend13}',
+      '同じクラスにしたくない!{jexclend13}',
+      '同じクラスに入れるな!{jexclend13}',
     ],
     predicates: [
       // A dehumanising word with a literal sense, said of the group (see japest).

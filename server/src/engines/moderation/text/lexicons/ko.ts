@@ -343,6 +343,10 @@ export const ko: Lexicon = {
     kbug13: ['벌레', '벌레다*', '벌레야*', '벌레임*', '벌레지*', '벌레입니다*', '벌레들*', '벌레같*'],
     knotad13: ['업소*', '여부*'],
     kwom13: ['여자는', '여자가', '여자들은', '여자란', '여잔'],
+    // The command itself (세 주지 마라, 마세요), not the command reported (세 주지 마라는 건 차별이다).
+    kdont13: ['마', '마라', '마세요', '마요', '말아요', '말아라', '마십시오', '말고'],
+    // The order (밥이나 해라, 하지), not a quote of it (밥이나 해라는 말을 듣고).
+    kcook13: ['해', '해라', '해요', '하지', '하셔', '해야지', '해야'],
     // What is done to a person before setting fire (타이어에 넣고 불 지르는), not a campfire or a field (쥐불놀이).
     kburn13: ['넣고', '묶고', '붓고', '뿌리고', '가두고', '묶어놓고', '가둬놓고'],
     kcond13: [
@@ -4472,15 +4476,15 @@ export const ko: Lexicon = {
       '부엌에나 있어*',
       '부엌에나 가*',
       // Round 13
-      '세 주지 마*',
-      '세를 주지 마*',
-      '방 주지 마*',
-      '집 빌려주지 마*',
+      '세 주지 {kdont13}',
+      '세를 주지 {kdont13}',
+      '방 주지 {kdont13}',
+      '집 빌려주지 {kdont13}',
       '옆에 앉히고 싶지 않*',
-      '같은 반에 두지 마*',
+      '같은 반에 두지 {kdont13}',
       // Round 13
-      '절대 세 주지 마*',
-      '절대 방 주지 마*',
+      '절대 세 주지 {kdont13}',
+      '절대 방 주지 {kdont13}',
     ],
     predicates: [
       // A dehumanising word with a literal sense, said of the group (see kopest).
@@ -4667,8 +4671,8 @@ export const ko: Lexicon = {
       '{group} ~10 이런 것들은 {kbug13}',
       '{group} ~10 이런 놈들은 {kbug13}',
       '{group} ~10 이것들은 {kbug13}',
-      '{kwom13} ~4 밥이나 해* !주면',
-      '{kwom13} ~4 집에서 밥이나 해*',
+      '{kwom13} ~4 밥이나 {kcook13} !주면',
+      '{kwom13} ~4 집에서 밥이나 {kcook13}',
       '{kwom13} ~4 집에서 밥이나 하지*',
     ],
   },

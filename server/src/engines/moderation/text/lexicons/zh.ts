@@ -308,7 +308,7 @@ export const zh: Lexicon = {
       '进入我的身体',
     ],
     // A question about the view, not the view (女的就该回家带孩子？这种话已经没人信了), or what she went home to do (回家带孩子去了).
-    zkitchenend13: ['了', '？', '?', '吗'],
+    zkitchenend13: ['了', '？', '?', '吗', '这种'],
     // A plot told (把他们都烧死的剧情), not a call.
     zdoneend13: ['了', '的'],
     znude13: ['裸照', '裸聊'],
@@ -4231,8 +4231,8 @@ export const zh: Lexicon = {
       // Round 12
       '{zdis}~6浪费氧气',
       // Round 13
-      '不想让~4{child}~3跟~8{group}~10{zsit13}',
-      '别让~4{child}~3跟~8{group}~10{zsit13}',
+      '不想让~4{child}~3跟~8{group}~10{zsit13}!的',
+      '别让~4{child}~3跟~8{group}~10{zsit13}!的',
       '{group}~10不配~4跟~6{child}',
       '{group}~6{zcontrol13}',
       '{group}~20就是~6{zhpest}!爱',
@@ -4241,8 +4241,8 @@ export const zh: Lexicon = {
       '{zfem13}当~6？~4{zkitchen13}',
       '{zfem13}当~6?~4{zkitchen13}',
       // Round 13
-      '不想让~4{child}~3跟~6{zorigin13}~2{zkid13}~8{zsit13}',
-      '别让~4{child}~3跟~6{zorigin13}~2{zkid13}~8{zsit13}',
+      '不想让~4{child}~3跟~6{zorigin13}~2{zkid13}~8{zsit13}!的',
+      '别让~4{child}~3跟~6{zorigin13}~2{zkid13}~8{zsit13}!的',
     ],
   },
 };
