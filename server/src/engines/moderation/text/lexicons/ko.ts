@@ -346,6 +346,7 @@ export const ko: Lexicon = {
     // The command itself (세 주지 마라, 마세요), not the command reported (세 주지 마라는 건 차별이다).
     kdont13: ['마', '마라', '마세요', '마요', '말아요', '말아라', '마십시오', '말고'],
     // The order (밥이나 해라, 하지), not a quote of it (밥이나 해라는 말을 듣고).
+    knotorder13: ['주면', '먹*'],
     kcook13: ['해', '해라', '해요', '하지', '하셔', '해야지', '해야'],
     // What is done to a person before setting fire (타이어에 넣고 불 지르는), not a campfire or a field (쥐불놀이).
     kburn13: ['넣고', '묶고', '붓고', '뿌리고', '가두고', '묶어놓고', '가둬놓고'],
@@ -4671,8 +4672,8 @@ export const ko: Lexicon = {
       '{group} ~10 이런 것들은 {kbug13}',
       '{group} ~10 이런 놈들은 {kbug13}',
       '{group} ~10 이것들은 {kbug13}',
-      '{kwom13} ~4 밥이나 {kcook13} !주면',
-      '{kwom13} ~4 집에서 밥이나 {kcook13}',
+      '{kwom13} ~4 밥이나 {kcook13} !{knotorder13}',
+      '{kwom13} ~4 집에서 밥이나 {kcook13} !먹*',
       '{kwom13} ~4 집에서 밥이나 하지*',
     ],
   },

@@ -191,8 +191,6 @@ export const zh: Lexicon = {
     zfem13: ['女人', '女的', '娘们', '女司机', '女裁判', '女性', '女生', '婆娘', '娘们儿', '女人家'],
     // Sent back to the kitchen as a put-down (滚回厨房, 回厨房去吧), not a woman going home to cook (女生们都回家做饭).
     zkitchen13: [
-      '回厨房去吧',
-      '回厨房吧',
       '就该回厨房',
       '只配回厨房',
       '回厨房做饭去',
