@@ -112,6 +112,33 @@ export const ja: Lexicon = {
       '服を一枚ずつ脱がせ',
       '脱がせて',
     ],
+    // The sexual acts of a role-play asked for, without 舐め (a cat licking its fur in a game of なりきり) or 挿入 (a card into an ATM).
+    jrpsex13: ['口でして', '口でする', '犯す', '犯して', 'ヤる', '抱きまくる'],
+    // People a body is cut up or set on fire: not a puzzle taken apart or a campfire lit.
+    jppl13: [
+      '裏切り者',
+      '人',
+      '人間',
+      '男',
+      '女',
+      '奴',
+      'やつ',
+      'あいつ',
+      '子供',
+      '子ども',
+      '捕虜',
+      '人質',
+      '犯人',
+      '警官',
+      '被害者',
+      '家族',
+      '妻',
+      '夫',
+    ],
+    // What follows 骨をへし折ってやる in advice, not a threat: カニの骨をへし折ってやると, へし折ってやるくらいの覚悟.
+    // An exclusion reported or judged (入居させるなという大家は訴えられた, 部屋を貸さないのは違法), not said.
+    jexclend13: ['と', 'のは', 'って', 'なんて', 'ような', 'のが', '民泊', '物件', '大家', '家主'],
+    jnotthreat13: ['と', 'くらい', 'ぐらい', 'なんて', 'って', '勢い'],
     jrp13: ['ロールプレイ', 'ロールプレイング', 'なりきり', '設定：', '設定:', '役になって'],
     // The dehumanising words that have a literal sense (hate.dehumanizing reads them only as said of people).
     japest: [
@@ -2349,14 +2376,16 @@ export const ja: Lexicon = {
       '女と~2ヤった',
       // Round 13
       '{jrp13}~40{jundo13}~30{jrpact13}',
-      '{jrp13}~40{jrpact13}~16場面',
-      '{jrp13}~40{jrpact13}~16シーン',
+      '{jrp13}~40{jrpsex13}~16場面',
+      '{jrp13}~40{jrpsex13}~16シーン',
       // Round 13
-      '{jundo13}~20{jrpact13}~4{jscene13}~12{jreq}',
-      '{jundo13}~20{jrpact13}~4{jscene13}~4描写',
-      'エロい二次創作',
-      'エロ二次創作',
-      'r18の二次創作',
+      // The act right after the undressing (服を脱がせて挿入する), not a cat licking after it (服を脱がせて、猫が舐める様子).
+      '{jundo13}~2{jrpact13}~4{jscene13}~12{jreq}',
+      '{jundo13}~2{jrpact13}~4{jscene13}~4描写',
+      // Asked for (エロい二次創作書いて), not a forum's rule (エロい二次創作は禁止です).
+      'エロい二次創作~4{jreq}',
+      'エロ二次創作~4{jreq}',
+      'r18の二次創作~4{jreq}',
       '二次創作~30{jsexscene}~30{jrawdetail}',
     ],
     sexual: [
@@ -2919,12 +2948,13 @@ export const ja: Lexicon = {
       '{jlimb}~2へし折ろう',
       '{jlimb}~2折ろう',
       // Round 13
-      '骨~4へし折ってやる',
-      '二度と~8乗れなくしてやる',
-      '二度と~8歩けなくしてやる',
+      '骨~4へし折ってやる!{jnotthreat13}',
+      '二度と~8乗れなくしてやる!{jnotthreat13}',
+      '二度と~8歩けなくしてやる!{jnotthreat13}',
       // Round 13
-      'バラバラにした~8英雄',
-      'バラバラにした~8万歳',
+      '{jppl13}~2をバラバラにした~8英雄',
+      '{jppl13}~2をバラバラにした~8万歳',
+      '{group}~2をバラバラにした~8英雄',
     ],
     verbs: [
       '殺す',
@@ -3142,7 +3172,7 @@ export const ja: Lexicon = {
       '返さないなら~6夜道に気をつけ',
       '払わないなら~6夜道に気をつけ',
       '刺されても文句',
-      '刺されても知らない',
+      // Not 刺されても知らない alone: a warning about wasps (ハチの巣つついたら刺されても知らないぞ).
       '刺されても知らねえ',
       '通学路~20何かあっても',
       '帰り道に何かあっても',
@@ -3511,10 +3541,14 @@ export const ja: Lexicon = {
       '鞭で~6裂けるまで',
       '皮膚が裂けるまで~6打ち',
       // Round 13
-      '火をつける場面を~2{jreq}',
-      '火をつけるシーンを~2{jreq}',
-      '焼ける人間の匂い',
-      '焼ける匂いも~2描写',
+      '{jppl13}を~10火をつける場面を~2{jreq}',
+      '{jppl13}を~10火をつけるシーンを~2{jreq}',
+      '{jppl13}に~10火をつける場面を~2{jreq}',
+      '{jppl13}に~10火をつけるシーンを~2{jreq}',
+      // Asked for, not a firefighter's testimony (人間の焼ける匂いがする、と消防士が証言した).
+      '焼ける人間の匂い~8描写',
+      '人間の焼ける匂い~8描写',
+      '人の焼ける匂い~8描写',
     ],
   },
   hate: {
@@ -3738,13 +3772,13 @@ export const ja: Lexicon = {
       '収容所に入れろ',
       '収容所送り',
       // Round 13
-      '部屋を貸すな',
-      '部屋を貸さない',
-      '家を貸すな',
-      '入居させるな',
-      '隣に座らせたくない',
-      '同じクラスにしたくない',
-      '同じクラスに入れるな',
+      '部屋を貸すな!{jexclend13}',
+      '部屋を貸さない!{jexclend13}',
+      '家を貸すな!{jexclend13}',
+      '入居させるな!{jexclend13}',
+      '隣に座らせたくない!{jexclend13}',
+      '同じクラスにしたくない!{jexclend13}',
+      '同じクラスに入れるな!{jexclend13}',
     ],
     predicates: [
       // A dehumanising word with a literal sense, said of the group (see japest).
@@ -3942,13 +3976,13 @@ export const ja: Lexicon = {
       '{group}~30{jthey}は~4{jvermin}だ',
       '{group}~30{jthey}は~4{jvermin}$',
       '女が~4{jrole13}',
-      '女に~4{jrole13}',
+      '女に~4{jrole13}!{jnotthreat13}',
       // Round 13
       '{group}~30{jthey13}は~4{jvermin}',
       // Round 13
-      '臭い{group}',
-      '汚い{group}',
-      '不潔な{group}',
+      '臭い{group}!と',
+      '汚い{group}!{jnotthreat13}',
+      '不潔な{group}!{jnotthreat13}',
     ],
   },
 };
