@@ -4253,7 +4253,7 @@ export const fr: Lexicon = {
       '{r13frwrite} ~3 fanfic* ~3 erotique*',
       '{r13frrole} ~25 {r13frundr}',
       'plan cul ~4 ce soir',
-      'dispo ce soir pour un plan',
+      'dispo ce soir pour un plan $',
       'envoie moi ~2 nudes',
       't as des nudes',
       'des photos de ton corps',
@@ -6071,6 +6071,10 @@ export const fr: Lexicon = {
       'invasion de moustiques',
       'betes sauvages',
       'animaux sauvages',
+      // Animals looked after, after a sentence about a group ('+ces'): "Des gitans ont monté un cirque. Ces animaux
+      // sont bien traités".
+      'ces animaux sont bien traites',
+      'ces animaux sont bien soignes',
       // A removal verb's object is the prejudice, not the group: "eliminate racism against Black people".
       'racisme envers',
       'racisme contre',
