@@ -150,6 +150,8 @@ export const es: Lexicon = {
       'en una camilla',
       'con los pies por delante',
       'en una bolsa !de !del !para',
+      'en una bolsa de basura',
+      'en una bolsa negra',
       'en bolsa !de !del !para',
     ],
     r13esvuelves: ['vuelves a casa', 'sales', 'saldras', 'vuelves', 'volveras a casa'],

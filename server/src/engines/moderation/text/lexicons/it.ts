@@ -90,8 +90,10 @@ export const it: Lexicon = {
     r13itwoman: ['una donna', 'una ragazza', 'una femmina', 'una tipa'],
     r13itwomen: ['le donne', 'le femmine', 'donne'],
     r13itcucina: [
-      'tornasse in cucina',
-      'torni in cucina',
+      // Not with its own subject after it: "Tornasse in cucina lo chef, gli farei i complimenti", "Torni in cucina
+      // chi vuole il bis".
+      'tornasse in cucina !lo !il !la !l !i !gli !chi',
+      'torni in cucina !lo !il !la !l !i !gli !chi',
       'se ne torni in cucina',
       'stia in cucina',
       'resti in cucina',
