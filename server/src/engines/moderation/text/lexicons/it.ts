@@ -23,11 +23,9 @@ export const it: Lexicon = {
       'mi svesti',
       'ti svesto',
     ],
+    // No bed, sofa or table alone: a role-play's doll or patient is undressed on the bed too.
     r13itsexctx: [
       'sulla scrivania',
-      'sul letto',
-      'sul divano',
-      'sul tavolo',
       'la tua bocca',
       'la tua lingua',
       'in ginocchio',
