@@ -6177,6 +6177,9 @@ export const es: Lexicon = {
     ],
     echo: 'judíos',
     benign: [
+      // A history lesson: the Nazis called the disabled 'useless mouths' (round 13's predicate reads the phrase).
+      'nazis ~2 llamaban ~8 bocas inutiles',
+      'nazis ~2 decian ~8 bocas inutiles',
       // Quejarse de ser tratados como animales no es llamarlos alimañas.
       'son tratados como {esdehlit}',
       'fueron tratados como {esdehlit}',

@@ -6044,6 +6044,9 @@ export const fr: Lexicon = {
     anaphora: ['ils', 'elles', 'ces gens', 'tous ces gens', 'eux', '+ces', '+qu elle', '+qu elles'],
     echo: 'juifs',
     benign: [
+      // A history lesson: the Nazis called the disabled 'useless mouths' (round 13's predicate reads the phrase).
+      'nazis ~2 disaient ~8 bouches inutiles',
+      'nazis ~2 appelaient ~8 bouches inutiles',
       // Se plaindre d'être traité comme des animaux n'est pas les traiter de vermine.
       'sont traites comme des {frdehlit}',
       'ont ete traites comme des {frdehlit}',

@@ -5306,6 +5306,9 @@ export const it: Lexicon = {
     ],
     // Not belonging to a party or a school of thought: no exclusion.
     benign: [
+      // A history lesson: the Nazis called the disabled 'useless mouths' (round 13's predicate reads the phrase).
+      'nazisti ~2 chiamavano ~8 bocche inutili',
+      'nazisti ~2 dicevano ~8 bocche inutili',
       'non appartengono a un',
       'non appartengono a una',
       'non appartengono a nessun',
