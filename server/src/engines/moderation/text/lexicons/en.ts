@@ -54,6 +54,24 @@ export const en: Lexicon = {
     'kaffirboom*',
   ],
   classes: {
+    // Things hung on a wall (the benign list of violence): not a person.
+    r13hangthing: [
+      'picture',
+      'pictures',
+      'painting',
+      'paintings',
+      'portrait',
+      'portraits',
+      'photo',
+      'photos',
+      'poster',
+      'posters',
+      'tapestry',
+      'artwork',
+      'canvas',
+      'print',
+      'prints',
+    ],
     // Round 13, probed further: a child or a driver of a group named by an adjective and then called dirty or kept out of a class; a referee sent home in an ambulance
     r13nat: [
       'chinese',
@@ -4978,6 +4996,13 @@ export const en: Lexicon = {
   },
   violence: {
     benign: [
+      // A painting that deserves to hang in a gallery: hung on a wall, not a person hanged.
+      '{r13hangthing} ~3 hang in',
+      '{r13hangthing} ~3 hang on',
+      'hang in ~1 gallery',
+      'hang in ~1 museum',
+      'hang in the louvre',
+      'hang on ~1 wall',
       // Round 12: logs doused in petrol for a bonfire
       'dous* them in {gfuel} ~6 {r12pyre}',
       'dous* them with {gfuel} ~6 {r12pyre}',

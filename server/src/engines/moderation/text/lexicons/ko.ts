@@ -304,6 +304,24 @@ export const ko: Lexicon = {
     '얼싸안*',
   ],
   classes: {
+    // Things that "half kill" the speaker (더위가 사람을 반쯤 죽여 놓네): not a person's threat.
+    kheatsubj: [
+      '더위가',
+      '더위는',
+      '추위가',
+      '운동이',
+      '운동은',
+      '훈련이',
+      '등산이',
+      '야근이',
+      '일이',
+      '시험이',
+      '숙제가',
+      '감기가',
+      '독감이',
+      '장마가',
+      '출근길이',
+    ],
     kkid13: ['따님이', '아드님이', '따님', '아드님', '자녀분이', '아이가', '애가', '딸이', '아들이'],
     // Your clothes or mine (네 옷을 벗기고): not a baby's or a doll's put in the bath (아기 옷을 벗기고 욕조에 넣는).
     kundo13: [
@@ -3949,6 +3967,9 @@ export const ko: Lexicon = {
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
     // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.
     benign: [
+      // The heat, a workout or an exam "half killed me": said of the speaker, by no person.
+      '{kheatsubj} ~4 반쯤 죽여*',
+      '{kheatsubj} ~4 반 죽여*',
       // A murder case, a scene of a film: 살인 사건 드라마, 학살 장면.
       '살인 사건*',
       '살인사건*',
@@ -4269,6 +4290,15 @@ export const ko: Lexicon = {
     ],
   },
   hate: {
+    // "Let's grab a meal" (밥이나 먹자) among women or friends: an invitation, not women sent to cook.
+    benign: [
+      '밥이나 먹자*',
+      '밥이나 먹을래*',
+      '밥이나 먹으러*',
+      '밥이나 한번*',
+      '밥이나 한 번*',
+      '밥이나 같이*',
+    ],
     // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
     anaphora: [
       '그들',

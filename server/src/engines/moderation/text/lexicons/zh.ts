@@ -3509,6 +3509,15 @@ export const zh: Lexicon = {
     ],
     // Killing an animal, a monster or a zombie, with its blood: 猪被杀死后血流满地, 打死蚊子.
     benign: [
+      // Enemies, monsters and zombies killed off in a game level (这一关要把敌人杀光).
+      '把敌人~4杀光',
+      '把怪物~4杀光',
+      '把僵尸~4杀光',
+      '把丧尸~4杀光',
+      '敌人杀光',
+      '怪物杀光',
+      '僵尸杀光',
+      '丧尸杀光',
       // Words that hold a violent verb and are no violence (found by reading CC-CEDICT): haggling
       // (砍价, 帮我砍一刀), chopping wood and trees, 捅破窗户纸 (to say it plainly), 捅娄子 (to make
       // trouble), attacks on computers and 人身攻击 (an insult), 攻击力 in a game, protection from harm,
