@@ -14,8 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import {
   decodeNgramModel,
   encodeNgramModel,
-  probability,
-  type NgramModel,
+  quantisationDrift,
 } from '../src/engines/moderation/text/ngramModel.js';
 import {
   inverseDocumentFrequencies,
@@ -56,15 +55,7 @@ const { meta, weights } = encodeNgramModel(
   trained,
 );
 // How far quantising (int8 weights, uint8 idf) moves the probabilities, over every labelled sentence.
-const stored = decodeNgramModel(meta, weights);
-const exact: NgramModel = {
-  meta,
-  idf,
-  weights: new Map(trained.map((t) => [t.policy, { bias: t.bias, w: t.w }])),
-};
-let drift = 0;
-for (const { text, policy } of labelled)
-  drift = Math.max(drift, Math.abs(probability(exact, text, policy) - probability(stored, text, policy)));
+const drift = quantisationDrift(idf, trained, decodeNgramModel(meta, weights), labelled);
 console.log(
   `quantising (int8 weights, uint8 idf) moves a probability by at most ${drift.toFixed(4)} over the labelled sentences`,
 );

@@ -13,6 +13,7 @@ import {
   judge,
   ngramScore,
   probability,
+  quantisationDrift,
   type NgramModel,
 } from '../../../src/engines/moderation/text/ngramModel.js';
 import { scoreTextDetailed } from '../../../src/engines/moderation/text/scoreText.js';
@@ -20,6 +21,7 @@ import {
   inverseDocumentFrequencies,
   trainNgramPolicies,
   type LabelledText,
+  type TrainedPolicy,
 } from '../../../src/engines/moderation/text/trainNgramModel.js';
 import { FIXTURES } from './fixtures.js';
 import { WARM_UP_SAMPLES } from '../../../src/engines/moderation/text/warmUpLexicons.js';
@@ -84,16 +86,22 @@ function toyData(): { labelled: LabelledText[]; ordinary: string[] } {
   return { labelled, ordinary };
 }
 
-function trainToy(): NgramModel {
+/** The toy model as stored (quantised), with the unquantised idf and weights it was made from. */
+function trainToy(): {
+  model: NgramModel;
+  idf: Float32Array;
+  trained: TrainedPolicy[];
+  labelled: LabelledText[];
+} {
   const { labelled, ordinary } = toyData();
   const idf = inverseDocumentFrequencies([...labelled.map((l) => l.text), ...ordinary]);
-  const [violence] = trainNgramPolicies(labelled, ordinary, idf, { c: 16, maxIterations: 200 });
-  const { meta, weights } = encodeNgramModel({ by: 'test' }, 0.8, idf, [violence!]);
-  return decodeNgramModel(meta, weights);
+  const trained = trainNgramPolicies(labelled, ordinary, idf, { c: 16, maxIterations: 200 });
+  const { meta, weights } = encodeNgramModel({ by: 'test' }, 0.8, idf, trained);
+  return { model: decodeNgramModel(meta, weights), idf, trained, labelled };
 }
 
 describe('trainNgramPolicies', () => {
-  const model = trainToy();
+  const { model, idf, trained, labelled } = trainToy();
 
   it('learns the violations apart from the ordinary sentences', () => {
     expect(probability(model, 'My brother will zorp the car tonight.', 'violence')).toBeGreaterThan(0.8);
@@ -111,18 +119,8 @@ describe('trainNgramPolicies', () => {
   });
 
   it('quantises its weights to within 0.02 of the unquantised probabilities', () => {
-    const { labelled, ordinary } = toyData();
-    const idf = inverseDocumentFrequencies([...labelled.map((l) => l.text), ...ordinary]);
-    const [p] = trainNgramPolicies(labelled, ordinary, idf, { c: 16, maxIterations: 200 });
-    const exact: NgramModel = {
-      meta: model.meta,
-      idf,
-      weights: new Map([['violence', { bias: p!.bias, w: p!.w }]]),
-    };
-    for (const l of labelled)
-      expect(
-        Math.abs(probability(exact, l.text, 'violence') - probability(model, l.text, 'violence')),
-      ).toBeLessThan(0.02);
+    expect(trained.map((t) => t.policy)).toEqual(['violence']);
+    expect(quantisationDrift(idf, trained, model, labelled)).toBeLessThan(0.02);
   });
 
   it('refuses a weights file of the wrong size', () => {

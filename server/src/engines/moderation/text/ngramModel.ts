@@ -114,6 +114,27 @@ export function decodeNgramModel(meta: NgramModelMeta, bytes: Uint8Array): Ngram
   return { meta, idf, weights };
 }
 
+/**
+ * The largest change quantising (encodeNgramModel, then decodeNgramModel) makes to a probability,
+ * over the given texts: the unquantised idf and weights against the stored model made from them.
+ */
+export function quantisationDrift(
+  idf: Float32Array,
+  policies: Array<{ policy: ModerationPolicyName; bias: number; w: Float32Array }>,
+  stored: NgramModel,
+  texts: Iterable<{ text: string; policy: ModerationPolicyName }>,
+): number {
+  const exact: NgramModel = {
+    meta: stored.meta,
+    idf,
+    weights: new Map(policies.map(({ policy, bias, w }) => [policy, { bias, w }])),
+  };
+  let drift = 0;
+  for (const { text, policy } of texts)
+    drift = Math.max(drift, Math.abs(probability(exact, text, policy) - probability(stored, text, policy)));
+  return drift;
+}
+
 let builtIn: NgramModel | undefined;
 
 /** The model shipped in server/models/text-ngram, read on first use (about 2 MB). */
