@@ -4556,7 +4556,7 @@ export const en: Lexicon = {
       's a racist stereotype',
       'is a stupid stereotype',
       's a stupid stereotype',
-      'not in this house',
+      'not in this house $',
     ],
     before: [
       'not',
