@@ -3507,6 +3507,8 @@ export const nl: Lexicon = {
       'prikbord',
     ],
     p14risknl: [
+      'doorfeest',
+      'doorzuipt',
       'helm',
       'draad',
       'stroomdraad',
@@ -4325,6 +4327,8 @@ export const nl: Lexicon = {
       'dood aan de {p14insnl}',
       '{p14insnl} moeten dood',
       'verdwaal* ~6 vinden ze je terug',
+      'niet meer wakker ~4 doorfeest*',
+      'niet meer wakker ~6 {p14risknl}',
       '{gblow} de bal',
       '{gblow} ~1 bal weg',
       // Ronde 11: de slager hakt een dier in stukken, geen mens.
@@ -5640,6 +5644,8 @@ export const nl: Lexicon = {
       'nazi s ~2 {p14callnl} ~6 untermensch*',
       'nazi s ~6 als untermensch* {p14callnl}',
       'eruit in de {p14cupnl}',
+      'komen hier alleen om ~6 te werken',
+      'komen hier alleen om ~6 te studeren',
       'flikker op',
       'flikker toch op',
       'flikker eens op',
