@@ -4047,6 +4047,11 @@ export const de: Lexicon = {
     // Precision pass over the older lists: a warning about one's own risk, a doctor's advice, hanging
     // washing and pictures, lighting the grill, cutting turf, a coach who works you hard, blisters.
     p14riskde: [
+      'kabel',
+      'stromkabel',
+      'leitung',
+      'steckdose',
+      'stromleitung',
       'weitertrinkst',
       'weiter trinkst',
       'weiter so trinkst',
@@ -5190,6 +5195,13 @@ export const de: Lexicon = {
       'sich ~4 verletz*',
       '{p14fishde} ~3 toten',
       '{p14riskde} ~6 aufwachen',
+      '{p14riskde} ~6 bist du tot',
+      'krankenwagen ~8 ich habe mir',
+      'krankenwagen ~8 ich hab mir',
+      'tage sind gezahlt ~8 rente',
+      'rente ~8 tage sind gezahlt',
+      'dafur bezahlen ~6 geschenk',
+      'schade wenn ~12 versicher*',
       'baby hat mich ~6 getreten',
       'baby tritt mich',
       'aufwachen ~6 {p14riskde}',

@@ -4252,6 +4252,17 @@ export const en: Lexicon = {
       'mud run',
       'paintball',
     ],
+    p14wire: [
+      'wire',
+      'wires',
+      'cable',
+      'socket',
+      'live',
+      'power line',
+      'electric fence',
+      'fuse box',
+      'mains',
+    ],
     p14task: [
       'backlog',
       'problem',
@@ -5631,6 +5642,10 @@ export const en: Lexicon = {
       'smashed at the {p14party}',
       'hammered at the {p14party}',
       'days are numbered ~6 retir*',
+      // A warning about a live wire, insurance advice after a storm.
+      '{p14wire} ~6 you re dead',
+      'shame if ~12 insurance',
+      'shame if ~12 insure*',
       'baby ~1 kicked me',
       'baby ~1 kicks me',
       'baby ~1 kicking me',
