@@ -136,6 +136,8 @@ export const it: Lexicon = {
       'giacca',
     ],
     r14itend: [
+      'non arrivi a domani',
+      'esci in ambulanza',
       'finisci in ospedale',
       'finisci all ospedale',
       'finirai all ospedale',
@@ -150,6 +152,9 @@ export const it: Lexicon = {
       'ammazzarti',
     ],
     r14itmed: [
+      'pronto soccorso',
+      'medico del pronto soccorso',
+      'nutrizionista',
       'operazione',
       'intervento',
       'medico',
@@ -4168,6 +4173,8 @@ export const it: Lexicon = {
       // Round 14: sweeping a floor (scopare), a photo taken from behind, a flat of three rooms, a fevered bed,
       // breastfeeding, a gynaecologist's or a biology lesson, a museum's nudes, children and family kisses
       'scopa* ~3 {r14itfloor}',
+      'foto private ~3 viagg*',
+      'foto private ~3 vacanz*',
       'ricevo su appuntamento',
       'ricevo in studio',
       'ricevo in ambulatorio',
@@ -5116,7 +5123,7 @@ export const it: Lexicon = {
       'ora sei morto',
       'adesso sei morto',
       'sei morto stronzo',
-      'la tua famiglia paghera per',
+      'la tua famiglia paghera per !il !la !lo !i !le !gli !l !un !una !uno',
       'ti {itkillinf}',
       'ti voglio {itkillinf}',
       'ti vengo ad {itkillinf}',
