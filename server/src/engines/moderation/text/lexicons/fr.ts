@@ -7144,6 +7144,8 @@ export const fr: Lexicon = {
     benign: [
       // Round 14: history lessons and book titles, animals and insects, beaches, pay gaps, cooking
       'dix petits negres',
+      'touristes {group} envahi*',
+      'touristes ~2 envahi*',
       'brides ~5 {r14frharness}',
       '{r14frharness} ~5 brides',
       'petits negres',
