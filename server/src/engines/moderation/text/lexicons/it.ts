@@ -4174,6 +4174,8 @@ export const it: Lexicon = {
       // breastfeeding, a gynaecologist's or a biology lesson, a museum's nudes, children and family kisses
       'scopa* ~3 {r14itfloor}',
       'foto private ~3 viagg*',
+      'foto private ~3 matrimonio',
+      'foto private del matrimonio',
       'foto private ~3 vacanz*',
       'ricevo su appuntamento',
       'ricevo in studio',
@@ -4730,6 +4732,9 @@ export const it: Lexicon = {
       'ammazza come',
       'ammazza oh',
       'saltare in aria ~2 pop corn',
+      'intero da questa cena',
+      'intero da questo pranzo',
+      'si mangia troppo',
       'sparare il pallone',
       'sparare ~2 pallone',
       'uccidere il vizio',
