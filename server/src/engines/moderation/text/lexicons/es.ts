@@ -5483,6 +5483,9 @@ export const es: Lexicon = {
       'tras el partido',
     ],
     play: [
+      'futbol sala',
+      'al futbol',
+      'al baloncesto',
       'parchis',
       'ajedrez',
       'padel',

@@ -5158,7 +5158,7 @@ export const it: Lexicon = {
       'ti brucio vivo',
       'ti brucio la casa',
       'ti faccio a pezzi',
-      'ti faccio la pelle',
+      'ti faccio la pelle !liscia !nuova !morbida !bella !luminosa !giovane',
       'ti gambizzo',
       'ti apro in due',
       'ti spezzo le gambe',
