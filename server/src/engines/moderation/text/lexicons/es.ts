@@ -4634,6 +4634,8 @@ export const es: Lexicon = {
       // Round 14: a baby crawling on all fours, running ink and mascara, a bedridden patient, breastfeeding, a
       // gynaecologist's or a biology lesson, a museum's nudes, a happy ending of a film, snacks and jazz trios
       'bebe ~4 a cuatro patas',
+      'tetas de novicia',
+      'teta de vaca',
       'fotos privadas de ~2 viaje*',
       'fotos privadas de ~2 vacaciones',
       'anda* a cuatro patas',
@@ -4903,7 +4905,7 @@ export const es: Lexicon = {
       'mamamela',
       'comerte entera',
       'correrme en tu',
-      'echar un polvo',
+      'echar un polvo !de',
       'un polvo rapido',
       '{sendme} ~4 {sexbody}',
       'porno*',
