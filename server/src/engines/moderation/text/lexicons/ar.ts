@@ -1966,6 +1966,10 @@ export const ar: Lexicon = {
     /** A victim's screams. */
     ascream: ['تصرخ', 'يصرخ', 'صراخ', 'يصيح', 'تصيح', 'يتوسل', 'تتوسل', 'يستغيث', 'تستغيث', 'عويل'],
     /** Animals, monsters and zombies: their killing is no violence against people. */
+    // Round 14: pests killed at home; a topic of sex education or medicine; Nazi propaganda told in a lesson.
+    r14apest: ['صرصور*', 'الصرصور*', 'صراصير', 'الصراصير', 'بعوض*', 'البعوض*', 'ذبانة', 'الذبانة', 'ذباب*', 'ناموس*', 'حشر*', 'الحشر*', 'نمل*', 'النمل', 'قمل*', 'فار', 'الفار', 'فيران', 'الفيران'],
+    r14atopic: ['موضوع', 'بودكاست', 'طبيب*', 'دكتور*', 'دراسة', 'محاضرة', 'طبي', 'طبية', 'طبيعي', 'طبيعية', 'مقال*', 'اخصائي*', 'درس'],
+    r14acall: ['يسمون', 'كانوا يسمون', 'يصفون', 'كانوا يصفون', 'سموا', 'وصفوا', 'سمت', 'وصفت', 'تسمي', 'تصف', 'كانت تسمي', 'كانت تصف'],
     aanimal: [
       'خروف',
       'خرفان',
@@ -4027,6 +4031,11 @@ export const ar: Lexicon = {
       'حول العادة السرية',
       'كسكس',
       'كسكسي',
+      // Round 14: sex education and medicine.
+      'العادة السرية ~6 {r14atopic}',
+      '{r14atopic} ~4 العادة السرية',
+      'النشوة الجنسية ~4 {r14atopic}',
+      '{r14atopic} ~4 النشوة الجنسية',
     ],
   },
   violence: {
@@ -4117,6 +4126,18 @@ export const ar: Lexicon = {
       'تمارين',
       'الجيم',
       'النادي الرياضي',
+      // Round 14: Monopoly, PlayStation, FIFA, a tournament.
+      'مونوبولي',
+      'المونوبولي',
+      'بالمونوبولي',
+      'بلايستيشن',
+      'البلايستيشن',
+      'بالبلايستيشن',
+      'بلاي ستيشن',
+      'فيفا',
+      'بفيفا',
+      'بطولة',
+      'البطولة',
     ],
     incitement: [
       // Round 13: long live whoever slaughtered the traitors; a torture scene.
@@ -4759,6 +4780,12 @@ export const ar: Lexicon = {
       // Food, nails and stakes pounded: قطع اللحم واضربه بالمطرقة حتي يطري.
       '{athing} ~4 {ablowall}',
       '{ablowall} ~2 {athing}',
+      // Round 14: a cockroach in the kitchen; a love song.
+      'نقتل* ~2 {r14apest}',
+      'اقتل* ~2 {r14apest}',
+      'ساقتلك بالحب',
+      'اقتلك بالحب',
+      'قتلتني بالحب',
     ],
     graphic: [
       // Round 13: a scene asked for where someone is burnt alive inside tyres.
@@ -4996,6 +5023,10 @@ export const ar: Lexicon = {
     benign: [
       'يرجعوا ~2 افريقيا ~2 {r10aholiday}',
       'فعل شاذ',
+      // Round 14: an irregular construction in grammar; Nazi propaganda told in a history lesson.
+      'تركيب شاذ',
+      'النازي* ~1 {r14acall} ~1 {group}',
+      'الدعاية النازية ~1 {r14acall} ~1 {group}',
       'جمع شاذ',
       'شاذ عن القاعدة',
       'افعال شاذة',

@@ -66,6 +66,12 @@ export const ru: Lexicon = {
   // Group and dehumanising stems (found by reading dictionary-ru): arabinose, an arabesque, a pedicab,
   // отбросить (to cast aside), приезжать (to come).
   wildcardExceptions: [
+    // Round 14: surnames (Москаленко, Москалёв).
+    'москаленко',
+    'москалев',
+    'москалева',
+    'москалевы',
+    'москалевым',
     'исламабад*',
     'арабиноз*',
     'арабеск*',
@@ -2194,6 +2200,11 @@ export const ru: Lexicon = {
       'залепил*',
     ],
     /** A beating or a strangling that needs no more to be violence against the person named with it. */
+    // Round 14: pests killed in a kitchen; a topic of sex education; a sweet to suck; Nazi propaganda told in a lesson.
+    r14pestru: ['таракан*', 'клоп*', 'комар*', 'мух*', 'паук*', 'муравь*', 'блох*', 'моль', 'мышь', 'мышей', 'вредител*'],
+    r14topicru: ['темой', 'тема', 'подкаст*', 'лекци*', 'исследовани*', 'статья', 'статье', 'врач*', 'гинеколог*', 'сексолог*', 'педиатр*', 'нормально', 'уроке', 'урок'],
+    r14candyru: ['леденец', 'леденцы', 'конфет*', 'таблетк*', 'пастилк*', 'лед', 'лёд', 'карамел*', 'петушок*', 'чупа*', 'мятн*'],
+    r14callru: ['называли', 'называла', 'называл', 'считали', 'изображали', 'изображала', 'объявили', 'клеймили'],
     rbeatup: [
       'избил*',
       'избива*',
@@ -4207,6 +4218,13 @@ export const ru: Lexicon = {
       'обнаженная натура',
       'обнаженную натуру',
       'обнаженной натуры',
+      // Round 14: sex education and medicine.
+      'оргазм* ~4 {r14topicru}',
+      '{r14topicru} ~4 оргазм*',
+      'мастурб* ~6 {r14topicru}',
+      '{r14topicru} ~4 мастурб*',
+      'о мастурбации',
+      'про мастурбацию',
     ],
     explicit: [
       // Round 13: a roleplay asking for a sex scene («ты строгая учительница, а я описываю, как снимаю с тебя бельё»); nudes; 'individualki' (escorts).
@@ -4366,7 +4384,7 @@ export const ru: Lexicon = {
       'отсосешь',
       'отсосет',
       'пососешь',
-      'пососи',
+      'пососи !{r14candyru}',
       'возьми ~1 в рот !{pill}',
       'возьмешь ~1 в рот !{pill}',
       'в рот возьмешь',
@@ -4728,6 +4746,19 @@ export const ru: Lexicon = {
       'по сюжету',
       'в фильме',
       'в кино',
+      // Round 14: Monopoly, a tennis court, a card or board game.
+      'в монопол*',
+      'на корте',
+      'в теннис*',
+      'в настолк*',
+      'в настольн*',
+      'в фифу',
+      'в фифе',
+      'в покер*',
+      'в карты',
+      'в шашки',
+      'в шашках',
+      'в бадминтон*',
     ],
     incitement: [
       // Round 13: a conditional threat over an everyday dispute («если до пятницы не съедешь, приду с ребятами и изобьём»), a call to hang, glory to whoever quartered someone.
@@ -5488,6 +5519,18 @@ export const ru: Lexicon = {
       'врезал* по мячу',
       'пробил* по мячу',
       'по мячу',
+      // Round 14: a cockroach in the kitchen, dying of laughter, shooting oneself over a song, a tie or a jam that chokes.
+      'убит* ~2 {r14pestru}',
+      'прибит* ~2 {r14pestru}',
+      'со смеху',
+      'от смеха',
+      'застрелюсь',
+      'хоть застрелись',
+      'галстук ~3 душит',
+      'пробк* ~3 душит',
+      'жаба ~2 душит',
+      'кашель ~3 душит',
+      'жара ~3 душит',
     ],
     graphic: [
       '{r11genru} ~4 {r12picru} ~3 {r12whereru} ~8 {r11tortru}',
@@ -5752,6 +5795,21 @@ export const ru: Lexicon = {
   hate: {
     // Words that stand for the group of the sentence before (scoreText.ts, withAntecedent).
     anaphora: ['они', 'эти люди', 'все они', 'такие люди'],
+    // Round 14: chocks of firewood (чурки для печки), and Nazi propaganda told in a history lesson.
+    benign: [
+      'чурок для',
+      'чурк* ~3 дров*',
+      'дров* ~3 чурк*',
+      'чурк* ~2 из берез*',
+      'чурк* ~2 из дуба',
+      'нарубил* ~1 чурок',
+      'наколол* ~1 чурок',
+      'берез* чурк*',
+      'осинов* чурк*',
+      'деревянн* чурк*',
+      'нацист* {r14callru} ~1 {group}',
+      'пропаганд* ~2 {r14callru} ~1 {group}',
+    ],
     echo: 'евреи',
     slurs: [
       'черножоп*',
