@@ -2004,7 +2004,7 @@ export const pt: Lexicon = {
     // piece of music or a script executed; pride hurt; a problem or a dessert attacked; pests; decorations
     // hung on a lamppost; makeovers.
     r14youpt: ['voce', 'tu', 'vc', 'ce'],
-    r14herept: ['aqui', 'daqui', 'ca', 'por aqui', 'no bairro', 'na rua', 'na escola', 'dessa', 'desta'],
+    r14herept: ['aqui', 'daqui', 'ca', 'por aqui', 'no bairro', 'na rua', 'na escola', 'dessa', 'desta', 'do', 'da', 'dos', 'das'],
     r14whenpt: ['antes', 'a tempo', 'cedo', 'tarde', 'depois', 'ate', 'na', 'no', 'com', 'sem', 'de', 'para o jantar', 'pro jantar', 'se'],
     r14yourspt: ['voce', 'vc', 'ti', 'contigo', 'a sua', 'o seu', 'os seus', 'as suas', 'a tua', 'o teu', 'os teus', 'as tuas', 'sua', 'seu', 'teu', 'tua', 'seus', 'suas', 'teus', 'tuas', 'ela', 'ele', 'eles', 'elas'],
     r14furarobjpt: ['a parede', 'parede', 'o saco', 'a fila', 'fila', 'as orelhas', 'a orelha', 'o pneu', 'a bola', 'o bloqueio', 'a greve', 'o teto', 'a tampa', 'a massa', 'o papel', 'um buraco', 'o buraco', 'a embalagem', 'o plastico', 'o filme', 'a madeira', 'o azulejo', 'o cinto'],
