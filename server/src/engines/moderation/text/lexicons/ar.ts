@@ -5108,6 +5108,10 @@ export const ar: Lexicon = {
       'فعل شاذ',
       // Round 14: an irregular construction in grammar; Nazi propaganda told in a history lesson.
       'تركيب شاذ',
+      'عوملوا مثل {dha}',
+      'عوملوا زي {dha}',
+      'انعاملوا مثل {dha}',
+      'يعاملون مثل {dha}',
       'شواذ ~3 {r14aouts}',
       '{r14aouts} ~3 شواذ',
       'النازي* ~1 {r14acall} ~1 {group}',
