@@ -2139,6 +2139,8 @@ export const ar: Lexicon = {
     // Round 14: what a threat's verb also does to things or says in jest: walnuts or eggs cracked for someone,
     // pictures hung on the wall, old papers or meat burnt in the oven, chairs or pupils lined up (صفوهم), killing
     // someone with kindness or questions.
+    // Round 14: a fall in which one hits one's own head.
+    r14afall: ['طاح', 'طاحت', 'طحت', 'وقع', 'وقعت', 'انزلق', 'انزلقت', 'تزحلق', 'تزحلقت', 'سقط', 'سقطت'],
     r14abreakobj: [
       'الجوز',
       'البيض',
@@ -5134,6 +5136,7 @@ export const ar: Lexicon = {
       'الجراثيم ~3 قتل*',
       'الفيروس* ~3 قتل*',
       'اموتك من الضحك',
+      '{r14afall} ~5 {athrow} {ahead}',
       'اخنقك بالحضن',
       'اخنقك ~1 {r14asoft}',
       'راسك {r14asoft}',

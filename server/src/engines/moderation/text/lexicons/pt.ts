@@ -2026,6 +2026,27 @@ export const pt: Lexicon = {
     // piece of music or a script executed; pride hurt; a problem or a dessert attacked; pests; decorations
     // hung on a lamppost; makeovers.
     r14youpt: ['voce', 'tu', 'vc', 'ce'],
+    // Round 14: a player who takes an elbow or a kick in a match.
+    r14sportpt: [
+      'jogador',
+      'goleiro',
+      'atacante',
+      'zagueiro',
+      'lateral',
+      'meia',
+      'lutador',
+      'boxeador',
+      'pugilista',
+      'ciclista',
+      'piloto',
+      'craque',
+      'capitao',
+      'avancado',
+      'guarda-redes',
+      'defesa',
+      'arbitro',
+      'tenista',
+    ],
     r14herept: [
       'aqui',
       'daqui',
@@ -5308,6 +5329,7 @@ export const pt: Lexicon = {
       '{r14makeoverpt} ~8 nem ~1 tua mae vai te reconhecer',
       'pendura* ~1 {r14hangobjpt}',
       'da vida ninguem sai vivo',
+      '{r14sportpt} {gdar} ~2 {gnoun}',
       'aproveit* enquanto pode',
       'morra de velhice',
       'morrer de velhice',
