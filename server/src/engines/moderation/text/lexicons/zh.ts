@@ -3855,6 +3855,8 @@ export const zh: Lexicon = {
       '拍在~4背上',
       '捶在~4背上',
       '护士~4一巴掌',
+      '车祸~10横着出去',
+      '出了事故~10横着出去',
     ],
     graphic: [
       // Blows against a person with where they land: 一拳打在孩子脸上, 他一脚踢在她肚子上, 掐住丈夫的脖子.
