@@ -758,7 +758,7 @@ export const zh: Lexicon = {
       '打死',
     ],
     ynq: ['要不要', '想不想', '会不会', '能不能', '可不可以', '是不是'],
-    nudezh: ['裸照', '裸体照', '私房照', '裸聊', '裸体'],
+    nudezh: ['裸照', '裸体照', '裸聊', '裸体'],
     dumb: ['笨', '蠢', '傻', '低能', '弱智', '智商低', '脑子差', '低等'],
     womenrole: ['生孩子', '做饭', '玩的', '暖床', '泄欲', '传宗接代'],
     attacker: ['枪手', '凶手', '杀人犯', '行凶者', '袭击者', '砍人的', '捅人的', '炸弹客', '歹徒'],
@@ -2705,6 +2705,9 @@ export const zh: Lexicon = {
       '{zpartner13}~3{zunsat13}~20让你爽',
       '{zpartner13}~3{zunsat13}~20伺候',
       '上床吧!睡',
+      '{ynq}~4看~4私房照',
+      '打赏~8私房照',
+      '私房照~8打赏',
     ],
     sexual: [
       '做全套',
@@ -2744,7 +2747,7 @@ export const zh: Lexicon = {
       '包夜',
       '特殊服务',
       '大保健',
-      '私房照',
+
       '私密视频',
       '身材火辣',
       '让你爽',
@@ -2839,6 +2842,8 @@ export const zh: Lexicon = {
       // Round 13
       '{zrp13}~40{zdescr13}~20{zundo13}',
       '陪睡',
+      '你的私房照',
+      '我的私房照',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
