@@ -3898,6 +3898,8 @@ export const es: Lexicon = {
     gtiempoes: ['noche', 'dia', 'manana', 'tarde', 'semana', 'fin de semana'],
   },
   negation: {
+    // Round 14: «sin avisar» niega solo su verbo: «te rajo la cara sin avisar» es una amenaza.
+    local: ['sin avisar', 'sin permiso', 'sin pedir permiso', 'sin preguntar', 'sin llamar', 'sin pagar'],
     // Sugerencias en forma de pregunta: «¿por qué no los echamos a todos?», «¿por qué nadie le pega un tiro?».
     rhetorical: [
       'por que no !todos !todas !son !es !era !eran',

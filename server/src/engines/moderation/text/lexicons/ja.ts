@@ -71,6 +71,26 @@ const jaExpel = JA_EXPEL.flatMap((v) => [
 export const ja: Lexicon = {
   lang: 'ja',
   classes: {
+    // Round 14: groups a landlord's or a shop's notice turns away (race, nationality, religion).
+    jarent: [
+      '外国人',
+      '黒人',
+      '中国人',
+      '韓国人',
+      '朝鮮人',
+      '在日',
+      'ムスリム',
+      'イスラム教徒',
+      'アジア人',
+      '外人',
+      'クルド人',
+      'ベトナム人',
+      'フィリピン人',
+      'ブラジル人',
+      'インド人',
+      'アフリカ人',
+      'アラブ人',
+    ],
     jmed13: [
       'カテーテル',
       'チューブ',
@@ -1968,7 +1988,17 @@ export const ja: Lexicon = {
   },
   negation: {
     // Suggestions as questions (なんで追い出さないの？) and the volitional 〜うじゃないか (let's): 追い出そうじゃないか.
-    rhetorical: ['なんで~10ないの', 'どうして~10ないの', 'なぜ~10ないのか', 'うじゃないか', 'うではないか'],
+    // Round 14: いない？ asks for someone (エロイプできる女の子いない？), it denies nothing.
+    rhetorical: [
+      'いない?',
+      'いない？',
+      'いませんか',
+      'なんで~10ないの',
+      'どうして~10ないの',
+      'なぜ~10ないのか',
+      'うじゃないか',
+      'うではないか',
+    ],
     before: ['決して', '絶対に', '反対'],
     after: [
       // 殴ったことは一度もない: has never hit.
@@ -3781,6 +3811,14 @@ export const ja: Lexicon = {
       '同じクラスに入れるな!{jexclend13}',
     ],
     predicates: [
+      // Round 14: a notice that turns a group away (外国人・黒人お断り).
+      '{jarent}~8お断り$',
+      '{jarent}~8お断りです',
+      '{jarent}~8お断りします',
+      '{jarent}~8お断わり$',
+      '{jarent}~4入店禁止',
+      '{jarent}~4入居不可',
+      '{jarent}~2不可$',
       // A dehumanising word with a literal sense, said of the group (see japest).
       '{group}~4は~8{japest}だ!らけ',
       '{group}~4は~8{japest}$',

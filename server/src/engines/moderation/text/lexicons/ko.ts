@@ -304,6 +304,21 @@ export const ko: Lexicon = {
     '얼싸안*',
   ],
   classes: {
+    // Round 14: groups a landlord's or a shop's notice turns away (race, nationality, religion).
+    korent: [
+      '외국인*',
+      '흑인*',
+      '조선족*',
+      '중국인*',
+      '동남아*',
+      '무슬림*',
+      '이슬람*',
+      '짱깨*',
+      '외노자*',
+      '아랍인*',
+      '인도인*',
+      '베트남인*',
+    ],
     // Things that "half kill" the speaker (더위가 사람을 반쯤 죽여 놓네): not a person's threat.
     kheatsubj: [
       '더위가',
@@ -2743,7 +2758,8 @@ export const ko: Lexicon = {
   },
   negation: {
     // Suggestions as questions: 왜 다 쫓아내지 않아? 왜 안 죽여?
-    rhetorical: ['왜 ~3 않*', '왜 ~2 안'],
+    // Round 14: 아니냐 asks for agreement (다 범죄자 아니냐? = they're all criminals, right?).
+    rhetorical: ['왜 ~3 않*', '왜 ~2 안', '아니냐', '아니냐고', '아님?'],
     before: ['안', '못', '절대', '절대로', '반대'],
     // 편견: what was just said called prejudice ('...머리가 나쁘다는 건 편견이다').
     // 적이 없다: has never (아내를 때린 적이 없다, he has never hit his wife).
@@ -4518,6 +4534,16 @@ export const ko: Lexicon = {
       '절대 방 주지 {kdont13}',
     ],
     predicates: [
+      // Round 14: a notice that turns a group away (외국인, 흑인 사절).
+      '{korent} ~2 사절 $',
+      '{korent} ~2 출입 금지',
+      '{korent} ~2 출입금지',
+      '{korent} ~2 안 받음',
+      '{korent} ~2 안 받습니다',
+      '{korent} ~2 안 받아요',
+      '{korent} ~2 안 받아 $',
+      '{korent} ~2 안 받음 $',
+      '{korent} ~2 불가 $',
       // A dehumanising word with a literal sense, said of the group (see kopest).
       '{group} {kopestpl}',
       '{group} ~1 {kopestbare} $',

@@ -173,6 +173,25 @@ const zhExpel = ZH_EXPEL_VERBS.flatMap((v) => [
 export const zh: Lexicon = {
   lang: 'zh',
   classes: {
+    // Round 14: groups a landlord's or a shop's notice turns away (race, nationality, religion).
+    zhrent: [
+      '黑人',
+      '外国人',
+      '老外',
+      '非洲人',
+      '穆斯林',
+      '新疆人',
+      '维吾尔',
+      '回族',
+      '回民',
+      '印度人',
+      '越南人',
+      '巴基斯坦人',
+      '阿拉伯人',
+      '少数民族',
+      '藏人',
+      '黑鬼',
+    ],
     zkid13: ['小孩', '孩子', '学生', '同学', '小朋友', '娃'],
     zorigin13: [
       '新疆',
@@ -672,6 +691,7 @@ export const zh: Lexicon = {
       '打死',
     ],
     ynq: ['要不要', '想不想', '会不会', '能不能', '可不可以', '是不是'],
+    zscam: ['诈骗', '敲诈', '勒索', '骗局', '陷阱', '被骗', '骗子'],
     nudezh: ['裸照', '裸体照', '私房照', '裸聊', '裸体'],
     dumb: ['笨', '蠢', '傻', '低能', '弱智', '智商低', '脑子差', '低等'],
     womenrole: ['生孩子', '做饭', '玩的', '暖床', '泄欲', '传宗接代'],
@@ -2238,7 +2258,19 @@ export const zh: Lexicon = {
       '早就过时了',
     ],
     // 以反问提出的建议：为什么不把他们都赶走？为什么没人打死他？
-    rhetorical: ['为什么不', '为啥不', '干嘛不', '何不', '怎么不', '为什么没人', '怎么没人', '为啥没人'],
+    // Round 14: 有没有 asks (is there anyone who...), it denies nothing: 有没有妹子想裸聊.
+    rhetorical: [
+      '有没有',
+      '有没',
+      '为什么不',
+      '为啥不',
+      '干嘛不',
+      '何不',
+      '怎么不',
+      '为什么没人',
+      '怎么没人',
+      '为啥没人',
+    ],
     before: [
       '不',
       '不是',
@@ -2401,8 +2433,9 @@ export const zh: Lexicon = {
       '原味袜',
       '出原味',
       '卖原味',
-      '裸聊',
-      '果聊',
+      // Round 14: not the scam told of in the news (裸聊诈骗, 裸聊敲诈).
+      '裸聊!{zscam}',
+      '果聊!{zscam}',
       '援交',
       '包夜',
       '一夜情',
@@ -3092,6 +3125,14 @@ export const zh: Lexicon = {
       // Threats against the reader: 把你打死, 弄残你, 让你横着出去.
       '{zhkill}你',
       '把你~3{zhkill}',
+      // Round 14: the whole family cut down (把你们一家全砍了), a knife brought along if it happens again.
+      '把你们~2全~1{zhkill}',
+      '把你们一家~2{zhkill}',
+      '把你们全家~2{zhkill}',
+      '把你全家~3{zhkill}',
+      '再敢~14我就~3带~3刀',
+      '再敢~14我就~3拿~3刀',
+      '看看谁先见血',
       '把你全家~3{zhkill}',
       '横着出去',
       '横着出来',
@@ -4071,6 +4112,13 @@ export const zh: Lexicon = {
       '离他们远一点',
     ],
     predicates: [
+      // Round 14: a notice that turns a group away (不租给黑人和外国人; 外国人免谈).
+      '不租给~6{zhrent}',
+      '{zhrent}~4免谈',
+      '谢绝~4{zhrent}',
+      '不接待~4{zhrent}',
+      '{zhrent}~3勿扰',
+      '{zhrent}~2禁止入内',
       // A dehumanising word with a literal sense, said of the group (see zhpest).
       '{group}{zhbe}~6{zhpest}$',
       '{group}{zhbe}~6{zhpest}~2一样',
