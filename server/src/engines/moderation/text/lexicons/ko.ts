@@ -377,7 +377,14 @@ export const ko: Lexicon = {
     ],
     // What if he had killed more (죽였으면 어쩔 뻔했어): a fear, not a wish.
     knotwish14: ['어쩔*', '큰일*', '끔찍*', '어떡*', '어떻게*', '어쩌*', '좋겠다는*', '좋겠다고*', '좋겠단*'],
-    kmore14: ['더 많이 죽였으면*', '더 많이 죽이길*', '더 많이 죽여줬으면*', '더 많이 죽여 줬으면*', '더 죽이길*', '더 많이 죽여주길*'],
+    kmore14: [
+      '더 많이 죽였으면*',
+      '더 많이 죽이길*',
+      '더 많이 죽여줬으면*',
+      '더 많이 죽여 줬으면*',
+      '더 죽이길*',
+      '더 많이 죽여주길*',
+    ],
     // A massacre or a hanging asked for as a picture or a video, with its gore or the dying.
     kmassg14: ['난사*', '총기난사*', '학살*', '처형*', '총살*', '참수*'],
     khang14: ['교수형*', '목매달*', '목을 매*', '목 졸*'],
@@ -396,7 +403,17 @@ export const ko: Lexicon = {
       '금지해야*',
       '추방해야*',
     ],
-    ksaid14: ['한다는*', '한다고*', '된다는*', '된다고*', '한다던*', '한단*', '된단*', '되어야 한다는*', '돼야 한다는*'],
+    ksaid14: [
+      '한다는*',
+      '한다고*',
+      '된다는*',
+      '된다고*',
+      '한다던*',
+      '한단*',
+      '된단*',
+      '되어야 한다는*',
+      '돼야 한다는*',
+    ],
     // Round 14: groups a landlord's or a shop's notice turns away (race, nationality, religion).
     korent: [
       '외국인*',
@@ -3527,7 +3544,16 @@ export const ko: Lexicon = {
       '등굣길*',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
-    notPlay: ['경기 끝나고', '경기 후', '경기 끝나면', '경기장 앞에서', '아들 축구*', '딸 축구*', '아들이 축구*', '아들 야구*'],
+    notPlay: [
+      '경기 끝나고',
+      '경기 후',
+      '경기 끝나면',
+      '경기장 앞에서',
+      '아들 축구*',
+      '딸 축구*',
+      '아들이 축구*',
+      '아들 야구*',
+    ],
     play: [
       // The ring and the pitch: a boxer's punches and a footballer's kicks are sport.
       '복싱*',
