@@ -55,6 +55,62 @@ export const nl: Lexicon = {
     'verbranding*',
   ],
   classes: {
+    // Ronde 14: een prijs gevraagd voor seks of een nacht samen («hoeveel vraag je voor een nachtje bij mij thuis? ik betaal cash»); een ultimatum over geld naast een dreiging.
+    r14asknl: [
+      'hoeveel vraag je',
+      'hoeveel kost je',
+      'hoeveel kost het',
+      'hoeveel wil je',
+      'hoeveel moet ik betalen',
+      'hoeveel moet ik je betalen',
+      'wat vraag je',
+      'wat kost je',
+      'wat kost het',
+      'wat wil je hebben',
+      'wat moet ik betalen',
+      'wat moet ik je betalen',
+      'wat is je prijs',
+      'wat is jouw prijs',
+      'wat is je tarief',
+    ],
+    r14sexnl: [
+      'seks',
+      'sex',
+      'een wip',
+      'een nummertje',
+      'een vluggertje',
+      'een beurt',
+      'een pijpbeurt',
+      'pijpen',
+      'neuken',
+      'een neukpartij',
+      'een potje seks',
+      'een avondje seks',
+    ],
+    r14nightnl: ['nachtje', 'nacht', 'hele nacht', 'nachtje samen'],
+    r14withnl: [
+      'bij mij',
+      'met mij',
+      'met jou',
+      'samen',
+      'bij jou',
+      'in bed',
+      'in mijn bed',
+      'in jouw bed',
+      'bij mij thuis',
+      'op mijn kamer',
+      'in mijn hotel',
+    ],
+    r14paynl: [
+      'terugbetaalt',
+      'betaalt',
+      'teruggeeft',
+      'terugstort',
+      'overmaakt',
+      'ophoest',
+      'terug betaalt',
+      'terug geeft',
+    ],
     // Ronde 13, verder getest: de school van een kind genoemd naast 'zou jammer zijn', een moordenaar met een standbeeld geëerd
     r13kidnl: ['dochter', 'zoon', 'kinderen', 'kind', 'kleine', 'meisje', 'jongen'],
     r13shotnl: [
@@ -3607,6 +3663,8 @@ export const nl: Lexicon = {
       'massagesalon',
     ],
     explicit: [
+      // Ronde 14: een prijs gevraagd voor seks.
+      '{r14asknl} ~1 voor ~2 {r14sexnl}',
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
       '{r13fotonl} van je {r13kontnl}',
       '{r13fotonl} van jouw {r13kontnl}',
@@ -3852,6 +3910,8 @@ export const nl: Lexicon = {
       '{r11spraynl} {r11cumonnl}',
     ],
     sexual: [
+      // Ronde 14: een prijs gevraagd voor een nacht samen (een oppas of een hotel vraagt men het niet zo).
+      '{r14asknl} ~1 voor een {r14nightnl} {r14withnl} $',
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
       'jij bent mijn ~2 stiefmoeder',
       'jij bent mijn ~2 stiefzus',
@@ -3967,6 +4027,12 @@ export const nl: Lexicon = {
       'ik wil je ~4 uitlikken',
     ],
     cues: [
+      // Ronde 14: contant betalen aangeboden.
+      'ik betaal cash',
+      'ik betaal contant',
+      'betaal ~1 in cash',
+      'ik betaal je cash',
+      'ik betaal je contant',
       'goed geschapen',
       'betaalde ontmoetingen',
       'betaalde afspraken',
@@ -4190,6 +4256,9 @@ export const nl: Lexicon = {
       'overtreding',
     ],
     cues: [
+      // Ronde 14: een geldeis als voorwaarde («als je de borg niet terugbetaalt»), naast een verhulde dreiging.
+      'als je ~4 niet {r14paynl}',
+      'als je ~4 niet ~2 {r14paynl}',
       // Ronde 13, verder getest: de school van een kind genoemd naast 'zou jammer zijn', een moordenaar met een standbeeld geëerd
       'school waar je ~1 {r13kidnl} op zit*',
       'weet op welke school je ~1 {r13kidnl}',
