@@ -133,6 +133,35 @@ export const ar: Lexicon = {
     'جنسيتنا',
   ],
   classes: {
+    // Round 14: bragging about sex with a colleague ('نكت الموظفة الجديدة بالمكتب'), with her pleasure told.
+    r14aworkf: [
+      'الموظفة',
+      'موظفة',
+      'المتدربة',
+      'متدربة',
+      'المديرة',
+      'مديرتي',
+      'الزميلة',
+      'زميلة',
+      'زميلتي',
+      'السكرتيرة',
+      'سكرتيرتي',
+      'المحاسبة',
+      'الموظفة الجديدة',
+    ],
+    r14apleasure: [
+      'تصرخ من المتعة',
+      'تصرخ من اللذة',
+      'تصيح من المتعة',
+      'صرخت من المتعة',
+      'صرخت من اللذة',
+      'تتأوه من المتعة',
+      'تتاوه من المتعة',
+      'تتأوه من اللذة',
+      'تتاوه من اللذة',
+      'من شدة اللذة',
+      'تصرخ من النشوة',
+    ],
     r13arp: ['لعب ادوار', 'لعبة ادوار', 'رول بلاي', 'رولبلاي', 'تقمص ادوار', 'لعب الادوار'],
     r13aundress: [
       'تشلحي',
@@ -3825,6 +3854,11 @@ export const ar: Lexicon = {
       'مص ب {num}',
     ],
     sexual: [
+      // Round 14: a colleague 'fucked' (نكت is also 'jokes': alone it is no more than a sexual word),
+      // a woman screaming with pleasure (children scream with fun too: sexual, not explicit).
+      '{r12abang} {r14aworkf} !{r12ajoke}',
+      'كانت ~1 {r14apleasure}',
+      '{r14apleasure}',
       // Round 13: 'girls of the night' (sex workers).
       'بنات ليل',
       'بنات الليل',
