@@ -141,6 +141,7 @@ export const nl: Lexicon = {
       'schreeuwt van de pijn',
       'gilt van de pijn',
     ],
+    r14competitienl: ['competitie', 'eredivisie', 'liga', 'voetbal', 'club', 'clubs', 'team', 'elftal'],
     r14paynl: [
       'terugbetaalt',
       'betaalt',
@@ -5521,6 +5522,10 @@ export const nl: Lexicon = {
       'arabieren',
       'zwarten',
       'zwarte mensen',
+      'zwarte spelers',
+      'zwarte voetballers',
+      'donkere spelers',
+      'donkere voetballers',
       'immigranten',
       'migranten',
       'vluchtelingen',
@@ -5600,6 +5605,11 @@ export const nl: Lexicon = {
       'als {dhnl} ~2 {dhtreatnl}',
     ],
     exclusion: [
+      // Ronde 14: spelers van een groep uit 'onze competitie' geweerd; een groep die 'als apen leeft'.
+      'uit ~2 {r14competitienl} ~2 geweerd',
+      'uit ~2 {r14competitienl} ~2 weren',
+      'uit ~2 {r14competitienl} ~2 verbannen',
+      'horen niet in ~2 {r14competitienl}',
       '{group} ~1 moeten ~2 terug in ~1 {r12boatnl}',
       'stuur ze terug in ~1 {r12boatnl}',
       'verhuur nooit',
@@ -5736,6 +5746,8 @@ export const nl: Lexicon = {
       'hadden nooit geboren moeten worden',
     ],
     predicates: [
+      '{group} ~2 leven als apen',
+      '{group} ~2 leefden als apen',
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
       'niet met ~2 {group} ~3 het zijn allemaal {crime}',
       '{group} ~3 het zijn allemaal {crime} !op !bij !in',
