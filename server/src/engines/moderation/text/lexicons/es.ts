@@ -267,6 +267,91 @@ export const es: Lexicon = {
       'ultra realista',
       'cinematografico',
     ],
+    r14espena: [
+      'seria una pena que',
+      'seria una lastima que',
+      'que pena que',
+      'una pena si',
+      'seria una pena si',
+      'seria una lastima si',
+      'lastima que',
+      'seria una pena que a',
+    ],
+    r14esrotas: [
+      'rotas',
+      'rotos',
+      'rota',
+      'roto',
+      'destrozadas',
+      'destrozada',
+      'reventada',
+      'partidas',
+      'partida',
+    ],
+    r14escl: ['le', 'te', 'les'],
+    r14esrompieran: ['rompieran', 'partieran', 'reventaran', 'destrozaran', 'quebraran', 'rompan', 'partan'],
+    r14esespera: [
+      'esperamos',
+      'esperar',
+      'esperad',
+      'espera',
+      'esperen',
+      'pillamos',
+      'pillar',
+      'pillad',
+      'cogemos',
+      'trincamos',
+      'buscamos',
+      'acorralamos',
+    ],
+    r14esdamos: [
+      'le damos una paliza',
+      'le damos de hostias',
+      'le damos de ostias',
+      'le damos a palos',
+      'le damos palos',
+      'le reventamos',
+      'le partimos la cara',
+      'le pegamos',
+      'le molemos a palos',
+      'le hinchamos a hostias',
+      'darle una paliza',
+      'darle de hostias',
+      'molerlo a palos',
+      'le dais una paliza',
+      'le den una paliza',
+      'le dieron una paliza',
+      'lo molieron a palos',
+      'a golpes',
+      'a patadas',
+      'a palos',
+      'a hostias',
+    ],
+    r14espueda: ['pueda', 'puedan', 'podia', 'pudiera', 'pudo', 'pueda ni', 'puede'],
+    r14esver: [
+      'ver',
+      'andar',
+      'caminar',
+      'respirar',
+      'levantarse',
+      'hablar',
+      'moverse',
+      'tenerse en pie',
+      'abrir los ojos',
+      'mas',
+    ],
+    r14esrompiera: [
+      'rompiera',
+      'rompa',
+      'partiera',
+      'parta',
+      'lesionara',
+      'lesione',
+      'torciera',
+      'tuerza',
+      'fracturara',
+      'fracture',
+    ],
     r13esrole: [
       'juego de rol',
       'juego de roles',
@@ -4877,6 +4962,9 @@ export const es: Lexicon = {
   },
   violence: {
     benign: [
+      // Round 14: a roleplay where the reader is a teacher who undresses and asks how she wants to be fucked; a prompt for a realistic picture of a kneeling man shot in the back of the head, blood spattering the wall; football fans calling the other side's players monkeys and wanting Black players out of the league
+      // An accident feared, not a threat: "sería una pena que el portero se rompiera la pierna antes de la final"
+      'pena que ~3 se {r14esrompiera} {article} {body}',
       // Round 12: a pastry cook's blowtorch
       'quem* el azucar',
       'quem* la crema',
@@ -4942,6 +5030,15 @@ export const es: Lexicon = {
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
+      // Round 14: a roleplay where the reader is a teacher who undresses and asks how she wants to be fucked; a prompt for a realistic picture of a kneeling man shot in the back of the head, blood spattering the wall; football fans calling the other side's players monkeys and wanting Black players out of the league
+      // A referee waited for in the car park, a son leaving training: a place and a time, not a game
+      '{r14esespera} al arbitro',
+      'arbitro en el parking',
+      'a la salida del entrenamiento',
+      'al salir del entrenamiento',
+      'salida del entrenamiento',
+      'despues del entrenamiento',
+      'tras el entrenamiento',
       // Round 13
       'al arbitro',
       'ese arbitro',
@@ -5137,6 +5234,10 @@ export const es: Lexicon = {
       'otra ~2 asi y',
     ],
     incitement: [
+      // Round 14: a roleplay where the reader is a teacher who undresses and asks how she wants to be fucked; a prompt for a realistic picture of a kneeling man shot in the back of the head, blood spattering the wall; football fans calling the other side's players monkeys and wanting Black players out of the league
+      '{r14espena} ~6 con {article} {body} {r14esrotas}',
+      '{r14espena} ~6 {r14escl} {r14esrompieran} {article} {body}',
+      '{r14esespera} al arbitro ~6 y le {r14esdamos}',
       // Round 13
       '{r13essubj} {r13eswe} {r13espartir} {r13eslimbs} !de !del',
       'te espero ~6 con el bate !y !para !nuevo',
@@ -6032,6 +6133,8 @@ export const es: Lexicon = {
     ],
     graphic: [
       // Round 14: a roleplay where the reader is a teacher who undresses and asks how she wants to be fucked; a prompt for a realistic picture of a kneeling man shot in the back of the head, blood spattering the wall; football fans calling the other side's players monkeys and wanting Black players out of the league
+      // Not a match won: "les dimos una paliza" names no blindness or broken body
+      '{r14esdamos} hasta que no {r14espueda} {r14esver} $',
       '{r14esprompt} ~12 {r14esshot} en la {r14esbody} ~10 {r14esgore}',
       '{r14esprompt} ~12 {r14esexec} ~6 {r14esshot} en la {r14esbody}',
       '{r14esexec} ~4 {r14esshot} en la {r14esbody} ~10 {r14esgore}',

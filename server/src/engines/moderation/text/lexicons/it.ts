@@ -254,6 +254,54 @@ export const it: Lexicon = {
       'zecche',
       'sanguisughe',
     ],
+    r14itaspetta: [
+      'aspettiamo',
+      'aspettare',
+      'aspettate',
+      'prendiamo',
+      'beccare',
+      'becchiamo',
+      'beccate',
+      'troviamo',
+      'trovare',
+      'andiamo a prendere',
+    ],
+    r14itbeat: [
+      'massacriamo',
+      'massacrate',
+      'massacrarlo',
+      'meniamo',
+      'menarlo',
+      'pestiamo',
+      'pestarlo',
+      'picchiamo',
+      'picchiarlo',
+      'ammazziamo di botte',
+      'riempiamo di botte',
+      'gonfiamo',
+      'gonfiarlo',
+      'spacchiamo la faccia',
+      'lo massacro',
+      'lo meno',
+      'lo gonfio',
+      'lo pesto',
+      'lo massacriamo',
+      'lo pestiamo',
+      'lo meniamo',
+      'lo gonfiamo',
+      'lo picchiamo',
+    ],
+    r14itvede: [
+      'ci vede',
+      'vede',
+      'cammina',
+      'respira',
+      'sta in piedi',
+      'parla',
+      'si muove',
+      'si rialza',
+      'ci sente',
+    ],
     r13itrole: ['gioco di ruolo', 'giochi di ruolo', 'roleplay', 'role play', 'gdr', 'facciamo finta che'],
     // The reader or the speaker undressed: 'mi spogli', 'ti strappo i vestiti' (not a knight or a tailor's dummy).
     r13itundr: [
@@ -4304,6 +4352,9 @@ export const it: Lexicon = {
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
       // Round 14: a mafia boss dissolving a traitor in acid while still alive is no video-game boss; 'sarebbe un peccato se si facesse spezzare le gambe'; a mass shooter hailed as an example to follow; football fans calling the other side's players monkeys and wanting Black players out of the league; a group said to live like monkeys
+      'l arbitro al parcheggio',
+      'l arbitro all uscita',
+      '{r14itaspetta} l arbitro',
       // A mafia boss, not a game's: "Descrivi come il boss scioglie il traditore nell'acido"
       'il boss ~6 il {r14itvictim}',
       'il boss ~6 nell acido',
@@ -4471,6 +4522,8 @@ export const it: Lexicon = {
     ],
     incitement: [
       // Round 14: a mafia boss dissolving a traitor in acid while still alive is no video-game boss; 'sarebbe un peccato se si facesse spezzare le gambe'; a mass shooter hailed as an example to follow; football fans calling the other side's players monkeys and wanting Black players out of the league; a group said to live like monkeys
+      '{r14itaspetta} l arbitro ~6 e lo {r14itbeat}',
+      '{r14itbeat} finche non ~1 {r14itvede} piu',
       'peccato se ~4 {r14itpass} {r14itrompe} ~2 {body}',
       'peccato se ~4 {r14itpass} {r14itharm}',
       '{r14itonore} ~2 {r14ital} {r14ittipo} che ha {r14itstrage} ~12 {r14itcontinua}',
