@@ -4749,6 +4749,17 @@ export const fr: Lexicon = {
   },
   violence: {
     benign: [
+      // Round 14: 'it would be a shame if he got his legs broken' after training; a mass shooter hailed as an example to follow; a group said to live like monkeys; football fans wanting Black players out of the league and calling them monkeys
+      // Praise for a shot on the post, a bank broken at the casino, a song murdered at karaoke (the praise-of-an-attacker rule read them)
+      'tire sur le poteau',
+      'tire sur la barre',
+      'tire sur la transversale',
+      'fait sauter la banque',
+      'fait sauter le bouchon',
+      'fait sauter les bouchons',
+      'massacre la chanson',
+      'massacre le morceau',
+      'massacre la musique',
       // Round 12: a pastry cook's blowtorch
       'brul* le sucre',
       'brul* la creme',

@@ -4296,6 +4296,10 @@ export const it: Lexicon = {
   violence: {
     benign: [
       // Round 14: a mafia boss dissolving a traitor in acid while still alive is no video-game boss; 'sarebbe un peccato se si facesse spezzare le gambe'; a mass shooter hailed as an example to follow; football fans calling the other side's players monkeys and wanting Black players out of the league; a group said to live like monkeys
+      // A lap record or the bank broken at the casino, praised (the praise-of-an-attacker rule read them)
+      'saltare in aria il record',
+      'saltare ~2 il record',
+      'saltare il banco',
       // An injury before a final is a worry, not a threat: "sarebbe un peccato se si facesse male prima della finale"
       'si {r14itmale} ~1 {r14itprima} {r14itgara}',
       'pestare l uva',
