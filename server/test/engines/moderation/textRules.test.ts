@@ -19,6 +19,7 @@ import {
   normalize,
   quotedRanges,
   splitSentences,
+  withoutQuotations,
   wordBoundaries,
   wordTokens,
 } from '../../../src/engines/moderation/text/tokenize.js';
@@ -156,6 +157,27 @@ describe('tokenisation', () => {
     expect(ranges("L'arbre n'est pas tombé, don't worry, it's fine.")).toHaveLength(0);
     const tokens = wordTokens(normalize("he shouted 'I will kill you' at the ref", 'en'), 'en');
     expect(tokens.filter((t) => t.quoted).map((t) => t.text)).toEqual(['i', 'will', 'kill', 'you']);
+  });
+
+  it('closes a single quotation before Arabic punctuation and before a Korean particle', () => {
+    const quoted = (text: string, lang: TextLanguage, inside: string) => {
+      const t = normalize(text, lang);
+      const at = t.indexOf(normalize(inside, lang));
+      return quotedRanges(t).some(([a, b]) => at > a && at + inside.length <= b);
+    };
+    expect(quoted("بوست مكتوب فيه 'كل اللاجئين مجرمين'، بلغت عنه", 'ar', 'مجرمين')).toBe(true);
+    expect(quoted("누가 '사장 죽여버린다'는 쪽지를 남겼다", 'ko', '죽여버린다')).toBe(true);
+    expect(quoted('누가 사장 죽여버린다는 쪽지를 남겼다', 'ko', '죽여버린다')).toBe(false);
+  });
+
+  it('gives the n-gram model the text without its quotations, unless little is left', () => {
+    expect(
+      withoutQuotations('Alguém escreveu no grupo «essa professora merecia levar uns tapas», tirei print.'),
+    ).toMatch(/^Alguém escreveu no grupo\s+, tirei print\.$/);
+    expect(withoutQuotations('有人在群里写了「那个老师欠揍」，我截图发给了校长。')).not.toContain('欠揍');
+    // Mostly one quotation: read whole, so quoting a threat does not hide it from the model.
+    expect(withoutQuotations('"I will find you and kill you" lol')).toBeUndefined();
+    expect(withoutQuotations('No quotation here at all.')).toBeUndefined();
   });
 
   it('marks where a clause ends: punctuation between two words, or the last word', () => {
@@ -410,6 +432,21 @@ describe('scoring rules', () => {
       ],
       'hate',
     );
+  });
+
+  it('reads a question that asks for someone, or for agreement, as not negated (negation.rhetorical)', async () => {
+    await expectFlagged(['有没有妹子想裸聊？私信我。'], 'nsfw');
+    const asked = await scoreTextDetailed('エロイプできる女の子いない？全裸で待ってる。', 'nsfw');
+    expect(asked.evidence.length).toBeGreaterThan(0);
+    expect(asked.evidence.some((e) => e.negated)).toBe(false);
+    await expectFlagged(['조선족들은 다 범죄자 아니냐?'], 'hate');
+    await expectNotFlagged(['我从来没有裸聊过，也不想。'], 'nsfw');
+    await expectNotFlagged(['조선족들이 다 범죄자는 아니다.'], 'hate');
+  });
+
+  it('lets a negation that belongs to its own phrase negate nothing else (negation.local)', async () => {
+    await expectFlagged(['Como vuelvas a entrar sin avisar te rajo la cara.'], 'violence');
+    await expectNotFlagged(['No te voy a rajar la cara, tranquilo.'], 'violence');
   });
 
   it('damps a negated slur only where the sentence talks about the word', async () => {

@@ -63,7 +63,7 @@ import {
   type PreparedSentence,
   type TermMatch,
 } from './matchTerms.js';
-import { carryQuotations, normalize, splitSentences } from './tokenize.js';
+import { carryQuotations, normalize, splitSentences, withoutQuotations } from './tokenize.js';
 
 export const TEXT_WEIGHTS = {
   nsfwExplicit: 0.9,
@@ -109,6 +109,7 @@ interface CompiledLexicon {
   negInto: Set<string>;
   negRefute: CompiledTerm[];
   negRhetorical: CompiledTerm[];
+  negLocal: CompiledTerm[];
   reporting: CompiledTerm[];
   notReporting: CompiledTerm[];
   nsfwExplicit: CompiledTerm[];
@@ -193,6 +194,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       negInto: words(lex.negation.into),
       negRefute: t(lex.negation.refute ?? []),
       negRhetorical: t(lex.negation.rhetorical ?? []),
+      negLocal: t(lex.negation.local ?? []),
       reporting: t(lex.reporting),
       notReporting: t(lex.notReporting ?? []),
       nsfwExplicit: t(lex.nsfw.explicit),
@@ -291,7 +293,11 @@ function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader
   // Another language's negation word that is an ordinary word in the reading language does not count.
   const foreign = reader === c ? [] : (reader.lex.negation.foreign ?? []);
   // A negation inside a suggesting question negates nothing: "why don't we just deport them all".
-  const rhetorical = c.negRhetorical.length > 0 ? findTerms(s, c.negRhetorical) : [];
+  // Nor does one that negates only its own phrase: "te rajo la cara sin avisar".
+  const rhetorical = [
+    ...(c.negRhetorical.length > 0 ? findTerms(s, c.negRhetorical) : []),
+    ...(c.negLocal.length > 0 ? findTerms(s, c.negLocal) : []),
+  ];
   const own = (n: TermMatch) =>
     !foreign.includes(n.term) && !rhetorical.some((r) => n.start >= r.start && n.end <= r.end);
   // A negation in another clause negates that clause: "plan cul ce soir, pas de prise de tête".
@@ -805,6 +811,14 @@ export function scoreTextWithLanguages(
  * all where the lexicons read a piece of evidence as negated, quoted, reported or play. `evidence`
  * says which words and rules produced the lexicons' score.
  */
+/**
+ * Where weak evidence of both readers flags a text (scoreTextDetailed): a lexicon score of at least
+ * `lexicon` (any one word of the policy, read plainly) with a model probability of at least
+ * `probability`, below the model's own threshold (0.8), gives `score`. Chosen on the fourteenth
+ * blind set's misses and checked against ordinary text (docs/moderation.md, round 14).
+ */
+export const JOINT = { lexicon: 0.2, probability: 0.7, score: 0.55 } as const;
+
 export async function scoreTextDetailed(
   text: string,
   policy: ModerationPolicyName,
@@ -812,12 +826,31 @@ export async function scoreTextDetailed(
   const { detected, languages } = await identifyLanguages(text);
   const { raw, evidence } = scoreTextWithLanguages(text, policy, languages);
   const lexiconScore = calibrate(raw);
-  const model = judge(builtInNgramModel(), text, policy);
+  // The model cannot tell a quotation from the writer's own words; the lexicons damp what is quoted
+  // ("Someone wrote «that teacher deserves a slap», I reported it"), so the model reads the rest.
+  const model = judge(builtInNgramModel(), withoutQuotations(text) ?? text, policy);
   // The model reads n-grams, not syntax: where the lexicons found evidence and read it as negated,
   // quoted, reported or play ("We don't want to deport them", "C'est faux"), their reading stands.
   const overruled = evidence.some((e) => e.negated || e.quoted || e.reporting || e.play === true);
   const modelScore = overruled ? 0 : model.score;
-  return { score: Math.max(lexiconScore, modelScore), lexiconScore, detected, languages, evidence, model };
+  // Weak evidence of both readers together: a word of the policy the lexicons found, read plainly,
+  // and a model leaning the same way below its own threshold ("Would be a shame if the tyres got
+  // slashed and you got dragged out of it one night": a violent word, and 0.72).
+  // A dehumanising word needs a group named beside it, whatever the model thinks of the word
+  // ("Those parasites ruined my garden").
+  const plain = evidence.filter((e) => e.rule !== 'hateDehumanizing');
+  const joint =
+    !overruled && calibrate(sentenceScore(plain)) >= JOINT.lexicon && model.probability >= JOINT.probability
+      ? JOINT.score
+      : 0;
+  return {
+    score: Math.max(lexiconScore, modelScore, joint),
+    lexiconScore,
+    detected,
+    languages,
+    evidence,
+    model,
+  };
 }
 
 export async function scoreText(text: string, policy: ModerationPolicyName): Promise<number> {

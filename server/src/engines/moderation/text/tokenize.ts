@@ -129,10 +129,14 @@ function arabicForms(word: string): string[] {
 /**
  * Single quotation marks: an apostrophe that opens a word after a space (or at the start) and one
  * that closes a word before a space, punctuation or the end: 'te voy a matar', calls her cat 'pussy'.
- * Apostrophes inside words (l'arbre, don't, zo'n) have letters on both sides and are neither.
+ * Apostrophes inside words (l'arbre, don't, zo'n) have letters on both sides and are neither (a
+ * Hangul syllable after a closing mark is a particle, not the rest of a word).
  */
 const SINGLE_OPEN = /(?<=^|[\s([{\u2014\u2013-])'(?=[\p{L}\p{N}])/gu;
-const SINGLE_CLOSE = /(?<=[\p{L}\p{N}.!?,])'(?=[\s)\]}.,;:!?\u2014\u2013-]|$)/gu;
+// Also before Arabic punctuation (، ؛ ؟) and before a Korean particle written onto the quotation:
+// '사장 죽여버린다'는 쪽지 (a note saying 'I'll kill the boss').
+const SINGLE_CLOSE =
+  /(?<=[\p{L}\p{N}.!?,])'(?=[\s)\]}.,;:!?\u2014\u2013\u060c\u061b\u061f\uac00-\ud7a3-]|$)/gu;
 
 function singleQuoteRanges(sentence: string): Array<[number, number]> {
   if (!sentence.includes("'")) return [];
@@ -300,4 +304,29 @@ export function wordBoundaries(sentence: string, lang: TextLanguage): Set<number
     boundaries.add(seg.index + seg.segment.length);
   }
   return boundaries;
+}
+
+/**
+ * The text without its quotations, for a reader that cannot tell a quotation from the writer's own
+ * words (the n-gram classifier): "Someone wrote «that teacher deserves a slap», I reported it" reads
+ * "Someone wrote , I reported it". Undefined where little would be left (fewer than three words, or
+ * six characters of Chinese or Japanese): a text that is mostly one quotation is read whole.
+ */
+export function withoutQuotations(text: string): string | undefined {
+  const ranges = quotedRanges(text);
+  if (ranges.length === 0) return undefined;
+  let rest = '';
+  let at = 0;
+  for (const [a, b] of [...ranges].sort((x, y) => x[0] - y[0])) {
+    if (a < at) {
+      at = Math.max(at, b + 1);
+      continue;
+    }
+    rest += text.slice(at, a) + ' ';
+    at = b + 1;
+  }
+  rest += text.slice(at);
+  const words = rest.match(/\p{L}+/gu) ?? [];
+  const unspaced = (rest.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu) ?? []).length;
+  return words.length >= 3 || unspaced >= 6 ? rest : undefined;
 }

@@ -90,6 +90,93 @@ export const ja: Lexicon = {
     ],
     jmodx: ['な', 'の', 'を', 'に', 'と'],
     jvalue: ['考え', '価値観', '古い', '時代', '考え方', '思想', '偏見', '固定観念', '常識', '風潮', '因習'],
+    // Round 14: a colleague and a room at work, a conquest bragged about (会社の後輩と給湯室でヤッちゃった).
+    jmate14: [
+      '後輩と',
+      '先輩と',
+      '同僚と',
+      '同期と',
+      '新人と',
+      '新人の子と',
+      '部下と',
+      '上司と',
+      'バイトの子と',
+      '人妻と',
+      '事務の子と',
+      '受付の子と',
+      '派遣の子と',
+      '女子社員と',
+      'OLと',
+      '後輩の子と',
+    ],
+    jwork14: [
+      '給湯室で',
+      '会議室で',
+      '職場で',
+      '会社で',
+      'オフィスで',
+      '倉庫で',
+      'トイレで',
+      '更衣室で',
+      '資料室で',
+      '休憩室で',
+      '非常階段で',
+      '社用車で',
+    ],
+    // A weapon brought along (ナイフ持ってくわ): a piece of a threat, not one alone (キャンプにナイフ持ってく).
+    jknife14: ['ナイフ', '包丁', '刃物', '金属バット', 'スタンガン'],
+    // Hurt by someone, said as what 'would be a shame' (足を折られたら残念でしょう).
+    jbroken14: ['足を折られ', '脚を折られ', '腕を折られ', '骨を折られ', '足をへし折られ', '指を折られ'],
+    // Racist abuse at a match: the other side's 'monkeys', Black players to be shut out of the league.
+    jside14: ['相手チーム', '向こうのチーム', 'アウェイチーム', '相手サポ', '相手側'],
+    // Said of someone who said it (追放すべきだと言ったファンが出禁になった).
+    jsaid14: ['だと', 'と言', 'と書', 'って', 'という', 'とか', 'なんて'],
+    jban14: [
+      '締め出すべき',
+      '締め出せ',
+      '追放しろ',
+      '追放すべき',
+      '出ていけ',
+      '出て行け',
+      '出場禁止にしろ',
+      '出場させるな',
+      '入れるな',
+      '禁止すべき',
+    ],
+    // A picture or a video asked for, a massacre or a hanging in it, with its gore or the dying.
+    jpic14: [
+      'プロンプト',
+      '画像を生成',
+      '画像生成',
+      '動画を生成',
+      '動画生成',
+      '描いて',
+      'イラストを',
+      '絵を描',
+    ],
+    jmass14: ['乱射', '無差別', '通り魔', '斬りつけ', '虐殺', '処刑', '銃殺'],
+    jhang14: ['絞首刑', '首吊り', '首を吊', '絞殺', '首を絞め'],
+    jdying14: ['痙攣', 'けいれん', '紫色', '白目', '息絶え', '窒息', '舌が出'],
+    // Round 14: groups a landlord's or a shop's notice turns away (race, nationality, religion).
+    jarent: [
+      '外国人',
+      '黒人',
+      '中国人',
+      '韓国人',
+      '朝鮮人',
+      '在日',
+      'ムスリム',
+      'イスラム教徒',
+      'アジア人',
+      '外人',
+      'クルド人',
+      'ベトナム人',
+      'フィリピン人',
+      'ブラジル人',
+      'インド人',
+      'アフリカ人',
+      'アラブ人',
+    ],
     jmed13: [
       'カテーテル',
       'チューブ',
@@ -1557,6 +1644,12 @@ export const ja: Lexicon = {
       '火事にでもなっ',
       // Round 12: cut brakes
       'ブレーキに細工され',
+      // Round 14: broken by someone (足を折られたら残念でしょう).
+      '足を折られ',
+      '脚を折られ',
+      '腕を折られ',
+      '骨を折られ',
+      '足をへし折られ',
       'ブレーキを切られ',
       'ブレーキが切られ',
       'ブレーキを壊され',
@@ -1987,7 +2080,17 @@ export const ja: Lexicon = {
   },
   negation: {
     // Suggestions as questions (なんで追い出さないの？) and the volitional 〜うじゃないか (let's): 追い出そうじゃないか.
-    rhetorical: ['なんで~10ないの', 'どうして~10ないの', 'なぜ~10ないのか', 'うじゃないか', 'うではないか'],
+    // Round 14: いない？ asks for someone (エロイプできる女の子いない？), it denies nothing.
+    rhetorical: [
+      'いない?',
+      'いない？',
+      'いませんか',
+      'なんで~10ないの',
+      'どうして~10ないの',
+      'なぜ~10ないのか',
+      'うじゃないか',
+      'うではないか',
+    ],
     before: ['決して', '絶対に', '反対'],
     after: [
       // 殴ったことは一度もない: has never hit.
@@ -2377,6 +2480,11 @@ export const ja: Lexicon = {
       '{jwomanobj}~12{jhookplace}~4ヤっ',
       '{jhookplace}~4ヤッてやった',
       '{jhookplace}~4ヤってやった',
+      // Round 14: a colleague at work (会社の後輩と給湯室でヤッちゃった); not ヤッター (hooray).
+      '{jmate14}~12{jwork14}~2ヤッ!タ',
+      '{jmate14}~12{jwork14}~2ヤっ',
+      '{jwork14}~8{jmate14}~2ヤッ!タ',
+      '{jwork14}~8{jmate14}~2ヤっ',
       'ヤらせてくれない',
       'ヤラせてくれない',
       'ヤラせて',
@@ -2661,6 +2769,11 @@ export const ja: Lexicon = {
   },
   violence: {
     cues: [
+      // Round 14: the reader's son told not to get cocky (息子さん、サッカーであまり調子に乗らない方がいい).
+      '調子に乗らない方がいい',
+      '調子に乗らないほうがいい',
+      'あまり調子に乗るな',
+      '調子に乗るなって伝え',
       'かわいい娘さん',
       'かわいいお子さん',
       '娘さん~6学校',
@@ -2745,6 +2858,16 @@ export const ja: Lexicon = {
       // Round 12: a dream novel asked for is a request, not play
       '夢小説で',
       '小説で~40{jreq}',
+      // Round 14: the game only where the quarrel began, the address and the house real (ゲームで煽ってきたお前、住所特定したからな).
+      'ゲーム~30住所',
+      'ゲーム~30家の前',
+      'ゲーム~30お前の家',
+      'ゲーム~30家まで',
+      // The reader's child's sport, not the speaker's game (息子さん、サッカーであまり調子に乗らない方がいい).
+      '{family}さん~4サッカー',
+      '{family}さん~4野球',
+      '{family}~4サッカーで',
+      '{family}~4野球で',
     ],
     play: [
       // The ring and the dojo: a boxer's punches and a karateka's kicks are sport.
@@ -3249,6 +3372,10 @@ export const ja: Lexicon = {
       '病院代用意しとけ',
       '学校の前で待ってるぞ',
       '家の前で待ってるぞ',
+      // Round 14: a weapon brought along (明日家の前で待ってる、ナイフ持ってくわ); alone it is the kitchen's or the camp's.
+      '{jknife14}持ってく',
+      '{jknife14}持って行く',
+      '{jknife14}持っていく',
       // Round 12: the debt by a day; knowing the house or the routine
       '金は{jtf}までに',
       '{jtf}までに~4金~2返せ',
@@ -3428,6 +3555,9 @@ export const ja: Lexicon = {
       '城を燃や',
     ],
     graphic: [
+      // Round 14: a massacre or a hanging asked for as a picture or a video (画像プロンプト：地下鉄で銃乱射、床に倒れた乗客、血まみれ).
+      '{jpic14}~20{jmass14}~20{jgore}',
+      '{jpic14}~20{jhang14}~20{jdying14}',
       // Blows against a person: 女性の頭を蹴り, 夫の首を絞め, 息子をベルトで叩き, 金属バットで彼を殴り.
       '{jvict}の{jpart}を~6{jblow}',
       '{jvict}の{jpart}に~6{jblow}',
@@ -3989,6 +4119,19 @@ export const ja: Lexicon = {
       '同じクラスに入れるな!{jexclend13}',
     ],
     predicates: [
+      // Round 14: racist abuse at a match (相手チームがまた猿を連れてきた; 黒人選手はうちのリーグから締め出すべき).
+      '{jside14}~10猿を連れて',
+      '{jside14}~10猿ども',
+      '{group}選手は~16{jban14}!{jsaid14}',
+      '{group}の選手は~16{jban14}!{jsaid14}',
+      // Round 14: a notice that turns a group away (外国人・黒人お断り).
+      '{jarent}~8お断り$',
+      '{jarent}~8お断りです',
+      '{jarent}~8お断りします',
+      '{jarent}~8お断わり$',
+      '{jarent}~4入店禁止',
+      '{jarent}~4入居不可',
+      '{jarent}~2不可$',
       // A dehumanising word with a literal sense, said of the group (see japest).
       '{group}~4は~8{japest}だ!らけ',
       '{group}~4は~8{japest}$',

@@ -320,6 +320,131 @@ export const ko: Lexicon = {
     '얼싸안*',
   ],
   classes: {
+    // Round 14: a room at work and a colleague, a conquest bragged about (회사 탕비실에서 신입이랑 했다ㅋㅋ).
+    kwkspot14: [
+      '탕비실에서',
+      '탕비실서',
+      '화장실에서',
+      '창고에서',
+      '회의실에서',
+      '사무실에서',
+      '비상계단에서',
+      '옥상에서',
+      '차 안에서',
+      '탈의실에서',
+    ],
+    kmate14: [
+      '신입이랑',
+      '신입하고',
+      '신입사원이랑',
+      '인턴이랑',
+      '인턴하고',
+      '후배랑',
+      '후배하고',
+      '여직원이랑',
+      '여직원하고',
+      '동기랑',
+      '유부녀랑',
+      '비서랑',
+      '알바생이랑',
+      '과장님이랑',
+      '대리님이랑',
+      '팀장님이랑',
+    ],
+    // Slept with, or 'did it' with laughter at once (했다ㅋㅋ), not 점심 했다 (the object named).
+    // Slept with only where no one naps (not 야근하다 사무실에서 후배랑 같이 잤다).
+    kodd14: ['탕비실에서', '화장실에서', '비상계단에서', '탈의실에서'],
+    kslept14: ['잤*', '자버렸*'],
+    // 'Did it' with laughter at once (했다ㅋㅋ) is sexual, not explicit: 생일파티는 탕비실에서 후배랑 했다ㅋㅋ.
+    kdid14: ['했다 ㅋ*', '했음 ㅋ*', '했어 ㅋ*', '해버렸다 ㅋ*', '해버림 ㅋ*'],
+    kplayer14: ['선수는', '선수들은', '선수가', '선수들이', '선수들', '선수'],
+    // The trousers undone in a sexual role-play (내 바지 지퍼 내리고 입으로 해주는 장면).
+    kbegme14: ['해달라고*', '해 달라고*', '박아달라고*', '넣어달라고*', '박아 달라고*', '넣어 달라고*'],
+    // Beating someone lain in wait for (몇 명이서 기다렸다가 제대로 패줍시다); not 패스, 패딩.
+    kgang14: [
+      '패줘*',
+      '패주*',
+      '패줍*',
+      '패 줍*',
+      '패 주*',
+      '패버리*',
+      '패 버리*',
+      '팹시다*',
+      '밟아버리*',
+      '밟아 버리*',
+      '밟아버립*',
+      '두들겨 패*',
+      '족쳐*',
+      '족칩시다*',
+    ],
+    kwait14: ['기다렸다가', '기다렸다', '기다리다가', '숨어 있다가', '매복했다가'],
+    // A killer wished more victims (그 방화범 같은 사람 또 나와서 더 많이 죽였으면 좋겠다).
+    kmassk14: [
+      '방화범*',
+      '난사범*',
+      '총기난사범*',
+      '테러범*',
+      '살인마*',
+      '칼부림범*',
+      '살인범*',
+      '폭탄범*',
+      '연쇄살인범*',
+      '묻지마*',
+    ],
+    // What if he had killed more (죽였으면 어쩔 뻔했어): a fear, not a wish.
+    knotwish14: ['어쩔*', '큰일*', '끔찍*', '어떡*', '어떻게*', '어쩌*', '좋겠다는*', '좋겠다고*', '좋겠단*'],
+    kmore14: [
+      '더 많이 죽였으면*',
+      '더 많이 죽이길*',
+      '더 많이 죽여줬으면*',
+      '더 많이 죽여 줬으면*',
+      '더 죽이길*',
+      '더 많이 죽여주길*',
+    ],
+    // A massacre or a hanging asked for as a picture or a video, with its gore or the dying.
+    kmassg14: ['난사*', '총기난사*', '학살*', '처형*', '총살*', '참수*'],
+    khang14: ['교수형*', '목매달*', '목을 매*', '목 졸*'],
+    kdying14: ['경련*', '보라색*', '발버둥*', '질식*', '숨이 막*', '혀가 나*'],
+    // Black players to be thrown out of the league, not someone's saying so (퇴출돼야 한다는 주장).
+    kban14: [
+      '퇴출돼야*',
+      '퇴출되어야*',
+      '퇴출시켜야*',
+      '퇴출해야*',
+      '쫓아내야*',
+      '내쫓아야*',
+      '뛰면 안*',
+      '뛰게 하면 안*',
+      '받으면 안*',
+      '금지해야*',
+      '추방해야*',
+    ],
+    ksaid14: [
+      '한다는*',
+      '한다고*',
+      '된다는*',
+      '된다고*',
+      '한다던*',
+      '한단*',
+      '된단*',
+      '되어야 한다는*',
+      '돼야 한다는*',
+    ],
+    // Round 14: groups a landlord's or a shop's notice turns away (race, nationality, religion).
+    korent: [
+      '외국인*',
+      '흑인*',
+      '조선족*',
+      '중국인*',
+      '동남아*',
+      '무슬림*',
+      '이슬람*',
+      '짱깨*',
+      '외노자*',
+      '아랍인*',
+      '인도인*',
+      '베트남인*',
+    ],
     // Things that "half kill" the speaker (더위가 사람을 반쯤 죽여 놓네): not a person's threat.
     kheatsubj: [
       '더위가',
@@ -349,6 +474,13 @@ export const ko: Lexicon = {
       '너의 옷을 ~2 벗기*',
       '당신 옷을 ~2 벗기*',
       '속옷을 ~2 벗기*',
+      // Round 14: the trousers undone (내 바지 지퍼 내리고 입으로 해주는 장면).
+      '바지 지퍼 ~1 내리*',
+      '바지 지퍼를 ~1 내리*',
+      '바지 지퍼 ~1 열*',
+      '바지를 ~1 내리*',
+      '바지를 ~1 벗기*',
+      '내 바지 ~1 벗기*',
       '알몸으로 만들*',
     ],
     // People a body is cut up or set on fire (배신자를 토막낸): not a fish for the chef or a campfire.
@@ -2404,6 +2536,12 @@ export const ko: Lexicon = {
       '브레이크 고장 내면',
       // Round 12
       '타이어에 못이라도 박히면',
+      // Round 14: a leg broken, 'even' (다리라도 부러지면 안타깝잖아).
+      '다리라도 부러지면',
+      '팔이라도 부러지면',
+      '뼈라도 부러지면',
+      '다리 한쪽이라도 부러지면',
+      '다리가 부러지기라도 하면',
       '못이라도 박히면',
       '펑크라도 나면',
     ],
@@ -2764,8 +2902,34 @@ export const ko: Lexicon = {
   },
   negation: {
     // Suggestions as questions: 왜 다 쫓아내지 않아? 왜 안 죽여?
-    rhetorical: ['왜 ~3 않*', '왜 ~2 안'],
+    // Round 14: 아니냐 asks for agreement (다 범죄자 아니냐? = they're all criminals, right?).
+    rhetorical: ['왜 ~3 않*', '왜 ~2 안', '아니냐', '아니냐고', '아님?'],
     before: ['안', '못', '절대', '절대로', '반대'],
+    // Round 14: 안 after a place is 'inside', no negation (지하철 안 총기 난사: a shooting inside the subway).
+    // Not 집 안 (집 안 팔아요: won't sell the house).
+    local: [
+      '지하철 안',
+      '버스 안',
+      '열차 안',
+      '기차 안',
+      '전철 안',
+      '비행기 안',
+      '차 안',
+      '방 안',
+      '건물 안',
+      '교실 안',
+      '가게 안',
+      '엘리베이터 안',
+      '학교 안',
+      '매장 안',
+      '식당 안',
+      '극장 안',
+      '영화관 안',
+      '교도소 안',
+      '감옥 안',
+      '교회 안',
+      '성당 안',
+    ],
     // 편견: what was just said called prejudice ('...머리가 나쁘다는 건 편견이다').
     // 적이 없다: has never (아내를 때린 적이 없다, he has never hit his wife).
     // A prohibition (아이를 때리지 마세요, don't hit the child) is not here: 마라 after a hateful
@@ -3091,10 +3255,21 @@ export const ko: Lexicon = {
       // Round 13
       '{kundo13} ~4 입으로 해*',
       '{kundo13} 넣는 장면*',
+      // Round 14: undressing and asking for it in a role-play; a colleague at work bragged about.
+      '{krp13} ~16 옷을 ~2 벗으면서 ~6 {kbegme14}',
+      '{krp13} ~16 옷을 ~2 벗고 ~6 {kbegme14}',
+      '{kwkspot14} ~2 {kmate14} ~1 떡쳤*',
+      '{kodd14} ~2 {kmate14} {kslept14}',
       // Round 13
       '유사성행위 가능 !{knotad13}',
     ],
     sexual: [
+      // Round 14: a colleague at work and 'did it' laughing, the noise held back (회사 탕비실에서 신입이랑 했다ㅋㅋ 소리 참느라 힘들었음).
+      '{kodd14} ~2 {kmate14} {kdid14}',
+      '{kwkspot14} ~2 {kmate14} {kdid14}',
+      '소리 참느라*',
+      '신음 참느라*',
+      '들킬 뻔했*',
       '스페셜 서비스*',
       '특별 서비스*',
       '스페셜 케어*',
@@ -3386,6 +3561,11 @@ export const ko: Lexicon = {
   },
   violence: {
     cues: [
+      // Round 14: the reader's son told not to act up (네 아들 축구할 때 너무 나대지 말라고 해).
+      '나대지 말라고*',
+      '까불지 말라고*',
+      '설치지 말라고*',
+      '나대지 말라*',
       '딸 학교*',
       '아들 학교*',
       '딸내미 학교*',
@@ -3456,7 +3636,16 @@ export const ko: Lexicon = {
       '잘 생각하*',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
-    notPlay: ['경기 끝나고', '경기 후', '경기 끝나면', '경기장 앞에서'],
+    notPlay: [
+      '경기 끝나고',
+      '경기 후',
+      '경기 끝나면',
+      '경기장 앞에서',
+      '아들 축구*',
+      '딸 축구*',
+      '아들이 축구*',
+      '아들 야구*',
+    ],
     play: [
       // The ring and the pitch: a boxer's punches and a footballer's kicks are sport.
       '복싱*',
@@ -3670,6 +3859,15 @@ export const ko: Lexicon = {
       '더 많이 죽였어야*',
       '다 죽였어야*',
       '더 죽였으면*',
+      // Round 14: a killer wished more victims; a lying in wait to beat someone (몇 명이서 기다렸다가 제대로 패줍시다).
+      '{kmassk14} ~8 {kmore14} !{knotwish14}',
+      '{kmassk14} 같은 ~3 또 나와서 ~3 죽*',
+      '{kwait14} ~2 {kgang14}',
+      '패줍시다*',
+      '패 줍시다*',
+      '팹시다*',
+      '패버립시다*',
+      '두들겨 팹시다*',
       '잘 죽였*',
       // Calls to beat or kill.
       '패라',
@@ -4183,6 +4381,12 @@ export const ko: Lexicon = {
       '시험 ~1 박살 내*',
     ],
     graphic: [
+      // Round 14: a massacre or a hanging asked for as a picture or a video (이미지 프롬프트: 지하철 안 총기 난사, 바닥에 쓰러진 승객들, 피범벅).
+      '{kframe} ~12 {kmassg14} ~8 {kgore}',
+      '{kframe} ~12 {kgore} ~8 {kmassg14}',
+      '프롬프트* ~12 {kmassg14} ~8 {kgore}',
+      '{kframe} ~12 {khang14} ~12 {kdying14}',
+      '프롬프트* ~12 {khang14} ~12 {kdying14}',
       // Blows against a person: 여자의 머리를 발로 차서, 남편의 목을 졸랐고, 그의 얼굴을 테이블에 처박았다.
       '{kvictof} {kpartobj} ~3 {kblow}',
       '{kvictof} 목을 ~2 {kstrangle}',
@@ -4750,6 +4954,18 @@ export const ko: Lexicon = {
       '절대 방 주지 {kdont13}',
     ],
     predicates: [
+      // Round 14: Black players to be thrown out of the league (흑인 선수는 우리 리그에서 퇴출돼야 한다).
+      '{group} {kplayer14} ~6 {kban14} !{ksaid14}',
+      // Round 14: a notice that turns a group away (외국인, 흑인 사절).
+      '{korent} ~2 사절 $',
+      '{korent} ~2 출입 금지',
+      '{korent} ~2 출입금지',
+      '{korent} ~2 안 받음',
+      '{korent} ~2 안 받습니다',
+      '{korent} ~2 안 받아요',
+      '{korent} ~2 안 받아 $',
+      '{korent} ~2 안 받음 $',
+      '{korent} ~2 불가 $',
       // A dehumanising word with a literal sense, said of the group (see kopest).
       '{group} {kopestpl}',
       '{group} ~1 {kopestbare} $',

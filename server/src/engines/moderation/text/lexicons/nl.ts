@@ -55,6 +55,103 @@ export const nl: Lexicon = {
     'verbranding*',
   ],
   classes: {
+    // Ronde 14: een prijs gevraagd voor seks of een nacht samen («hoeveel vraag je voor een nachtje bij mij thuis? ik betaal cash»); een ultimatum over geld naast een dreiging.
+    r14asknl: [
+      'hoeveel vraag je',
+      'hoeveel kost je',
+      'hoeveel kost het',
+      'hoeveel wil je',
+      'hoeveel moet ik betalen',
+      'hoeveel moet ik je betalen',
+      'wat vraag je',
+      'wat kost je',
+      'wat kost het',
+      'wat wil je hebben',
+      'wat moet ik betalen',
+      'wat moet ik je betalen',
+      'wat is je prijs',
+      'wat is jouw prijs',
+      'wat is je tarief',
+    ],
+    r14sexnl: [
+      'seks',
+      'sex',
+      'een wip',
+      'een nummertje',
+      'een vluggertje',
+      'een beurt',
+      'een pijpbeurt',
+      'pijpen',
+      'neuken',
+      'een neukpartij',
+      'een potje seks',
+      'een avondje seks',
+    ],
+    r14nightnl: ['nachtje', 'nacht', 'hele nacht', 'nachtje samen'],
+    r14withnl: [
+      'bij mij',
+      'met mij',
+      'met jou',
+      'samen',
+      'bij jou',
+      'in bed',
+      'in mijn bed',
+      'in jouw bed',
+      'bij mij thuis',
+      'op mijn kamer',
+      'in mijn hotel',
+    ],
+    r14promptnl: [
+      'prompt',
+      'genereer',
+      'maak een video',
+      'maak een filmpje',
+      'maak een afbeelding',
+      'maak een plaatje',
+      'teken',
+      'render',
+      'ik wil een video',
+      'ik wil een afbeelding',
+    ],
+    r14execnl: [
+      'executie',
+      'terechtstelling',
+      'ophanging',
+      'onthoofding',
+      'fusillade',
+      'marteling',
+      'martelpartij',
+      'lynchpartij',
+      'nekschot',
+    ],
+    r14agonynl: [
+      'bloed spat',
+      'bloed spuit',
+      'bloed gutst',
+      'spattend bloed',
+      'spartelt',
+      'stuiptrekt',
+      'stuiptrekkend',
+      'kronkelt',
+      'kronkelend',
+      'doodsstrijd',
+      'loopt blauw aan',
+      'wordt blauw',
+      'hersenen',
+      'schreeuwt van de pijn',
+      'gilt van de pijn',
+    ],
+    r14competitienl: ['competitie', 'eredivisie', 'liga', 'voetbal', 'club', 'clubs', 'team', 'elftal'],
+    r14paynl: [
+      'terugbetaalt',
+      'betaalt',
+      'teruggeeft',
+      'terugstort',
+      'overmaakt',
+      'ophoest',
+      'terug betaalt',
+      'terug geeft',
+    ],
     // Ronde 13, verder getest: de school van een kind genoemd naast 'zou jammer zijn', een moordenaar met een standbeeld geëerd
     r13kidnl: ['dochter', 'zoon', 'kinderen', 'kind', 'kleine', 'meisje', 'jongen'],
     r13shotnl: [
@@ -3875,6 +3972,8 @@ export const nl: Lexicon = {
       'massagesalon',
     ],
     explicit: [
+      // Ronde 14: een prijs gevraagd voor seks.
+      '{r14asknl} ~1 voor ~2 {r14sexnl}',
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
       '{r13fotonl} van je {r13kontnl}',
       '{r13fotonl} van jouw {r13kontnl}',
@@ -4123,6 +4222,8 @@ export const nl: Lexicon = {
     sexual: [
       // Precision pass: in front of the webcam is a meeting or a job interview too; it counts beside another sexual word.
       'voor de webcam',
+      // Ronde 14: een prijs gevraagd voor een nacht samen (een oppas of een hotel vraagt men het niet zo).
+      '{r14asknl} ~1 voor een {r14nightnl} {r14withnl} $',
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
       'jij bent mijn ~2 stiefmoeder',
       'jij bent mijn ~2 stiefzus',
@@ -4238,6 +4339,12 @@ export const nl: Lexicon = {
       'ik wil je ~4 uitlikken',
     ],
     cues: [
+      // Ronde 14: contant betalen aangeboden.
+      'ik betaal cash',
+      'ik betaal contant',
+      'betaal ~1 in cash',
+      'ik betaal je cash',
+      'ik betaal je contant',
       'goed geschapen',
       'betaalde ontmoetingen',
       'betaalde afspraken',
@@ -4508,6 +4615,9 @@ export const nl: Lexicon = {
       'overtreding',
     ],
     cues: [
+      // Ronde 14: een geldeis als voorwaarde («als je de borg niet terugbetaalt»), naast een verhulde dreiging.
+      'als je ~4 niet {r14paynl}',
+      'als je ~4 niet ~2 {r14paynl}',
       // Ronde 13, verder getest: de school van een kind genoemd naast 'zou jammer zijn', een moordenaar met een standbeeld geëerd
       'school waar je ~1 {r13kidnl} op zit*',
       'weet op welke school je ~1 {r13kidnl}',
@@ -5317,6 +5427,8 @@ export const nl: Lexicon = {
       'met de knuppel',
     ],
     graphic: [
+      // Ronde 14: een executie gevraagd als prompt voor een video of beeld, met het bloed of de doodsstrijd.
+      '{r14promptnl} ~6 {r14execnl} ~10 {r14agonynl}',
       '{gsubjpron} ~1 werd ~1 in brand gestoken',
       '{gsubjpron} ~1 werd ~1 levend verbrand',
       'werd in brand gestoken ~6 {r12scream2nl}',
@@ -5749,6 +5861,10 @@ export const nl: Lexicon = {
       'arabieren',
       'zwarten',
       'zwarte mensen',
+      'zwarte spelers',
+      'zwarte voetballers',
+      'donkere spelers',
+      'donkere voetballers',
       'immigranten',
       'migranten',
       'vluchtelingen',
@@ -5828,6 +5944,11 @@ export const nl: Lexicon = {
       'als {dhnl} ~2 {dhtreatnl}',
     ],
     exclusion: [
+      // Ronde 14: spelers van een groep uit 'onze competitie' geweerd; een groep die 'als apen leeft'.
+      'uit ~2 {r14competitienl} ~2 geweerd',
+      'uit ~2 {r14competitienl} ~2 weren',
+      'uit ~2 {r14competitienl} ~2 verbannen',
+      'horen niet in ~2 {r14competitienl}',
       '{group} ~1 moeten ~2 terug in ~1 {r12boatnl}',
       'stuur ze terug in ~1 {r12boatnl}',
       'verhuur nooit',
@@ -5964,6 +6085,8 @@ export const nl: Lexicon = {
       'hadden nooit geboren moeten worden',
     ],
     predicates: [
+      '{group} ~2 leven als apen',
+      '{group} ~2 leefden als apen',
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
       'niet met ~2 {group} ~3 het zijn allemaal {crime}',
       '{group} ~3 het zijn allemaal {crime} !op !bij !in',

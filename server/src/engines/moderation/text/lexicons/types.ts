@@ -64,6 +64,12 @@ export interface Lexicon {
      * "warum schmeißen wir die nicht mal raus?". A question about the past ("why didn't he") is not one.
      */
     rhetorical?: string[];
+    /**
+     * Phrases whose negation word negates only the phrase itself: es `sin avisar` (without warning)
+     * in "te rajo la cara sin avisar". A negation word inside a match of one
+     * of them negates no other match.
+     */
+    local?: string[];
   };
   /** Words of reported speech and news (said, police, court, according to): they damp a sentence's evidence. */
   reporting: string[];

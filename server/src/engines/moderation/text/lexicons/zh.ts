@@ -243,6 +243,122 @@ export const zh: Lexicon = {
       '账本',
       '旧书',
     ],
+    // Round 14: a colleague bragged about (把新来的实习生干了); not 前台 alone (the front end of a website).
+    zcowork14: [
+      '实习生',
+      '新来的实习生',
+      '那个实习生',
+      '女实习生',
+      '新来的前台',
+      '前台妹子',
+      '新来的秘书',
+      '女秘书',
+      '女下属',
+      '同事',
+      '新同事',
+      '女同事',
+      '新来的同事',
+      '同事老婆',
+      '新来的女生',
+      '新来的妹子',
+      '老板的老婆',
+    ],
+    zboastw14: ['睡了', '上了', '干了', '操了', '肏了', '办了', '搞了', '日了'],
+    // Hurt by someone, said as what 'would be a pity' (腿被打断了就可惜了).
+    zhurt14: [
+      '腿被打断',
+      '被打断腿',
+      '被打断了腿',
+      '腿被人打断',
+      '被人打断腿',
+      '被人打断了腿',
+      '手被打断',
+      '胳膊被打断',
+      '被人打残',
+      '被打残',
+      '被人废了',
+    ],
+    // The other side at a match and 'their monkeys' (对面又带来了他们的猴子).
+    zside14: ['对面', '对方', '客队', '主队', '对手', '他们球队', '那支球队'],
+    // Not 一群 (对面山上来了一群猴子).
+    zthem14: ['他们的', '他们那帮', '他们那群'],
+    // Not 被赶出 alone (1950年代黑人球员被赶出联赛, a history).
+    zban14: [
+      '应该被禁止',
+      '该被禁止',
+      '应该禁止',
+      '应被禁止',
+      '都该被禁赛',
+      '该禁赛',
+      '滚出',
+      '不配踢',
+      '不配进',
+      '不配待在',
+      '不该出现在',
+    ],
+    // 往死里打折, 往死里打电话: a sale, cold calls.
+    znotbeat14: ['折', '电话', '广告', '卡', '游戏', '哈欠', '字'],
+    // A mass killer or an arsonist wished more victims (纵火犯一样的人再出来一个，多烧死几个才好).
+    zkiller14: [
+      '纵火犯',
+      '杀人犯',
+      '凶手',
+      '枪手',
+      '砍人的',
+      '捅人的',
+      '恐怖分子',
+      '杀人魔',
+      '屠夫',
+      '放火的',
+    ],
+    zkill14: ['杀', '杀死', '烧死', '炸死', '砍死', '捅死', '撞死', '弄死'],
+    zgood14: ['才好', '就好了', '才解气', '才过瘾', '才对', '就更好了', '多好'],
+    // A picture or a video asked for (画一张图, 提示词), a massacre or a hanging in it, with its gore or the dying.
+    zpic14: [
+      '画一张',
+      '画一幅',
+      '画个',
+      '提示词',
+      '生成一张',
+      '生成一段',
+      '生成图片',
+      '生成视频',
+      '做一个视频',
+      '渲染一张',
+    ],
+    zmass14: ['扫射', '枪击', '持枪', '乱砍', '砍人', '捅人', '屠杀', '行刑', '处决', '枪决', '斩首'],
+    zhang14: ['绞刑', '吊死', '上吊', '勒死', '掐死', '勒住脖子'],
+    zdying14: ['抽搐', '脸发紫', '脸色发紫', '翻白眼', '断气', '窒息', '舌头伸出'],
+    // Asking a woman her price for the night (美女陪一晚多少钱, 睡你一次多少钱): not a room's, not a carer's.
+    znight14: [
+      '陪我一晚',
+      '你陪一晚',
+      '美女陪一晚',
+      '睡你一次',
+      '睡你一晚',
+      '睡一次你',
+      '陪我睡一晚',
+      '陪睡一晚',
+    ],
+    // Round 14: groups a landlord's or a shop's notice turns away (race, nationality, religion).
+    zhrent: [
+      '黑人',
+      '外国人',
+      '老外',
+      '非洲人',
+      '穆斯林',
+      '新疆人',
+      '维吾尔',
+      '回族',
+      '回民',
+      '印度人',
+      '越南人',
+      '巴基斯坦人',
+      '阿拉伯人',
+      '少数民族',
+      '藏人',
+      '黑鬼',
+    ],
     zkid13: ['小孩', '孩子', '学生', '同学', '小朋友', '娃'],
     zorigin13: [
       '新疆',
@@ -344,6 +460,26 @@ export const zh: Lexicon = {
       '一件一件脱',
       '解开你的',
       '解开我的',
+      // Round 14: the zipper (拉开我的裤子拉链用嘴帮我)
+      '拉开我的裤子',
+      '拉开我的裤链',
+      '拉开我裤子',
+      '拉开我裤链',
+      '拉开我的拉链',
+      '拉下我的裤子',
+      '拉下我的裤链',
+      '拉下我裤子',
+      '拉下我裤链',
+      '拉下我的拉链',
+      '拉开你的裤子',
+      '拉开你的裤链',
+      '拉开你的拉链',
+      '拉下你的裤子',
+      '拉下你的裤链',
+      '脱下我的裤子',
+      '脱下我的裤链',
+      '扒下我的裤子',
+      '扒下我的裤链',
     ],
     // Men, pronouns and groups of people: what 把…都烧死 / 全杀了 is said of in a call to kill (not weeds, ants, zombies).
     zppl13: [
@@ -758,6 +894,7 @@ export const zh: Lexicon = {
       '打死',
     ],
     ynq: ['要不要', '想不想', '会不会', '能不能', '可不可以', '是不是'],
+    zscam: ['诈骗', '敲诈', '勒索', '骗局', '陷阱', '被骗', '骗子'],
     nudezh: ['裸照', '裸体照', '裸聊', '裸体'],
     dumb: ['笨', '蠢', '傻', '低能', '弱智', '智商低', '脑子差', '低等'],
     womenrole: ['生孩子', '做饭', '玩的', '暖床', '泄欲', '传宗接代'],
@@ -1999,7 +2136,11 @@ export const zh: Lexicon = {
       '女同事',
       // Round 12
       '前女友',
-      '前台',
+      // Round 14: not 前台 alone (今天把前台搞了，明天再搞后台接口: a website's front end).
+      '前台妹子',
+      '前台小妹',
+      '前台小姐姐',
+      '新来的前台',
     ],
     zprice: ['多少钱', '多少', '什么价', '啥价', '怎么收费', '怎么算'],
     zoral: ['口一次', '口活', '吹箫', '打一炮', '打一次炮'],
@@ -2338,7 +2479,19 @@ export const zh: Lexicon = {
       '批判了',
     ],
     // 以反问提出的建议：为什么不把他们都赶走？为什么没人打死他？
-    rhetorical: ['为什么不', '为啥不', '干嘛不', '何不', '怎么不', '为什么没人', '怎么没人', '为啥没人'],
+    // Round 14: 有没有 asks (is there anyone who...), it denies nothing: 有没有妹子想裸聊.
+    rhetorical: [
+      '有没有',
+      '有没',
+      '为什么不',
+      '为啥不',
+      '干嘛不',
+      '何不',
+      '怎么不',
+      '为什么没人',
+      '怎么没人',
+      '为啥没人',
+    ],
     before: [
       '不',
       '不是',
@@ -2506,8 +2659,9 @@ export const zh: Lexicon = {
       '原味袜',
       '出原味',
       '卖原味',
-      '裸聊',
-      '果聊',
+      // Round 14: not the scam told of in the news (裸聊诈骗, 裸聊敲诈).
+      '裸聊!{zscam}',
+      '果聊!{zscam}',
       '援交',
 
       '一夜情',
@@ -2708,6 +2862,13 @@ export const zh: Lexicon = {
       '{ynq}~4看~4私房照',
       '打赏~8私房照',
       '私房照~8打赏',
+      // Round 14: a colleague bragged about (昨晚在公司厕所把新来的实习生干了); the object right after 把,
+      // not 把活交给实习生干了 (gave the intern the job).
+      '把{zcowork14}{zboastw14}$',
+      '把{zcowork14}给{zboastw14}$',
+      '把{zcowork14}{zboastw14}哈',
+      '把{zcowork14}给{zboastw14}哈',
+      '{znight14}~2{zprice}',
     ],
     sexual: [
       '做全套',
@@ -3081,6 +3242,13 @@ export const zh: Lexicon = {
       '好好想想',
       '考虑清楚',
       '我劝你',
+      // Round 14: telling the reader's son to stop showing off (你儿子在球场上别太嚣张).
+      '别太嚣张',
+      '别那么嚣张',
+      '别太狂了',
+      '叫他收敛点',
+      '让他收敛点',
+      '让他收敛一点',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
@@ -3259,6 +3427,14 @@ export const zh: Lexicon = {
       // Threats against the reader: 把你打死, 弄残你, 让你横着出去.
       '{zhkill}你',
       '把你~3{zhkill}',
+      // Round 14: the whole family cut down (把你们一家全砍了), a knife brought along if it happens again.
+      '把你们~2全~1{zhkill}',
+      '把你们一家~2{zhkill}',
+      '把你们全家~2{zhkill}',
+      '把你全家~3{zhkill}',
+      '再敢~14我就~3带~3刀',
+      '再敢~14我就~3拿~3刀',
+      '看看谁先见血',
       '把你全家~3{zhkill}',
       '横着出去!的',
       '横着出来',
@@ -3416,6 +3592,19 @@ export const zh: Lexicon = {
       '堵他!的~12{zhurt}',
       '等他~8打断他的腿',
       '等他~8打断他的手',
+      // Round 14: lying in wait after the match (堵那个裁判，往死里打，谁跟我去).
+      '堵~10往死里打!{znotbeat14}',
+      '堵~10往死里揍!{znotbeat14}',
+      '等~10往死里打!{znotbeat14}',
+      '等~10往死里揍!{znotbeat14}',
+      '往死里打!{znotbeat14}~6谁跟我',
+      '往死里揍!{znotbeat14}~6谁跟我',
+      '谁跟我去~4揍',
+      '谁跟我去~4打他',
+      '谁跟我去~4教训他',
+      '谁跟我去~4教训她',
+      '谁跟我去~4教训那个',
+      '{zkiller14}~16多{zkill14}几个~1{zgood14}',
     ],
     verbs: [
       '烧掉',
@@ -3615,6 +3804,8 @@ export const zh: Lexicon = {
       '这种人就该多',
       // Round 10: 'would be a shame if': 哪天要是着了火可就可惜了.
       '{zmishap}~10{zshame}',
+      // Round 14: hurt by someone as 'a pity' (要是哪天腿被打断了就可惜了).
+      '{zhurt14}~10{zshame}',
       '{zcheerkill}',
       '早就该死',
       '早该死了',
@@ -3864,6 +4055,11 @@ export const zh: Lexicon = {
       '出了事故~10横着出去',
     ],
     graphic: [
+      // Round 14: a massacre or a hanging asked for as a picture or a video (提示词：地铁里有人持枪扫射，乘客倒在血泊中).
+      '{zpic14}~20{zmass14}~20{zhgore}',
+      '{zstory}~20{zmass14}~20{zhgore}',
+      '{zpic14}~20{zhang14}~20{zdying14}',
+      '{zstory}~20{zhang14}~20{zdying14}',
       // Blows against a person with where they land: 一拳打在孩子脸上, 他一脚踢在她肚子上, 掐住丈夫的脖子.
       '{zblow}~8{zpart}',
       // With what: 用棒球棍打他, 用铁链抽打一个流浪汉, 用酒瓶砸老婆的头.
@@ -4379,6 +4575,20 @@ export const zh: Lexicon = {
       '离他们远一点',
     ],
     predicates: [
+      // Round 14: racist abuse at a match: the other side's 'monkeys', Black players 'should be banned'.
+      '{zside14}~10{zthem14}猴子',
+      '{zside14}~10{zthem14}黑猴子',
+      '{group}~1球员~2{zban14}',
+      '{group}~1球员~2{zmust}~2{zban14}',
+      '{group}~1球员~2{zmust}~2赶出',
+      '{group}~1球员~2{zmust}~2踢出',
+      // Round 14: a notice that turns a group away (不租给黑人和外国人; 外国人免谈).
+      '不租给~6{zhrent}',
+      '{zhrent}~4免谈',
+      '谢绝~4{zhrent}',
+      '不接待~4{zhrent}',
+      '{zhrent}~3勿扰',
+      '{zhrent}~2禁止入内',
       // A dehumanising word with a literal sense, said of the group (see zhpest).
       '{group}{zhbe}~6{zhpest}$',
       '{group}{zhbe}~6{zhpest}~2一样',
