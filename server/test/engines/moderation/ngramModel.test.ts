@@ -169,7 +169,7 @@ describe('the built-in model', () => {
 
   it('does not overrule the lexicons where they read their evidence as negated', async () => {
     for (const text of [
-      "We don't want to deport the Muslims.",
+      'We should not deport all the Muslims.',
       "Les immigrés sont tous des voleurs. C'est faux, bien sûr.",
     ]) {
       const r = await scoreTextDetailed(text, 'hate');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { identifyLanguages } from '../../../src/engines/moderation/text/languageId.js';
 import {
+  JOINT,
   TEXT_DAMPING,
   TEXT_WEIGHTS,
   calibrate,
@@ -38,8 +39,8 @@ async function expectNotFlagged(texts: readonly string[], policy: Policy): Promi
 }
 
 /**
- * The lexicons read each text as below the threshold, though the n-gram model flags it (its verdict,
- * printed in the failure, is the model's; docs/moderation.md, "The n-gram classifier", lists these).
+ * The lexicons read each text as below the threshold, though the n-gram model (alone, or with the
+ * lexicons' weak evidence: JOINT) flags it; docs/moderation.md, "The n-gram classifier", lists these.
  * For the rules these tests are about, whose reading the model's does not replace.
  */
 async function expectLexiconsOnlyNotFlag(texts: readonly string[], policy: Policy): Promise<void> {
@@ -47,8 +48,8 @@ async function expectLexiconsOnlyNotFlag(texts: readonly string[], policy: Polic
     const d = await scoreTextDetailed(text, policy);
     expect(d.lexiconScore, text).toBeLessThan(0.5);
     expect(
-      d.model.score,
-      `${text}: the n-gram model no longer flags it; use expectNotFlagged`,
+      d.score,
+      `${text}: neither the n-gram model nor the joint rule flags it any more; use expectNotFlagged`,
     ).toBeGreaterThanOrEqual(0.5);
   }
 }
@@ -234,7 +235,8 @@ describe('scoring rules', () => {
     // "guts spilled out" is graphic evidence and nothing else: no violent verb adds to it.
     const alone = await scoreTextDetailed('His guts spilled out onto the floor.', 'violence');
     expect(alone.evidence.map((e) => e.rule)).toEqual(['violenceGraphic']);
-    expect(alone.score).toBe(calibrate(TEXT_WEIGHTS.violenceGraphic));
+    // The lexicons' own score (the n-gram model may raise the answer above it).
+    expect(alone.lexiconScore).toBe(calibrate(TEXT_WEIGHTS.violenceGraphic));
     expect(alone.score).toBeGreaterThanOrEqual(0.5);
     const reported = await scoreTextDetailed('His guts spilled out onto the floor, police said.', 'violence');
     expect(reported.evidence[0]!.reporting).toBe(true);
@@ -378,7 +380,7 @@ describe('scoring rules', () => {
       ],
       'hate',
     );
-    await expectLexiconsOnlyNotFlag(['I love Mexican food. They are all thieves.'], 'hate');
+    await expectNotFlagged(['I love Mexican food. They are all thieves.'], 'hate');
   });
 
   it('lets a sentence that opens with a refutation deny the hateful claim before it', async () => {
@@ -497,6 +499,22 @@ describe('scoring rules', () => {
     expect(
       (await scoreTextDetailed('I am going to shoot him tomorrow.', 'violence')).score,
     ).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('flags weak evidence of both readers together, from a model probability of 0.7 (JOINT)', async () => {
+    const veiled = await scoreTextDetailed(
+      'Nice bike you got there. Would be a shame if the brakes got cut and you went under a bus one night.',
+      'violence',
+    );
+    expect(veiled.lexiconScore).toBeGreaterThanOrEqual(JOINT.lexicon);
+    expect(veiled.lexiconScore).toBeLessThan(0.5);
+    expect(veiled.model.probability).toBeGreaterThanOrEqual(JOINT.probability);
+    expect(veiled.model.probability).toBeLessThan(veiled.model.threshold);
+    expect(veiled.score).toBe(JOINT.score);
+    // A dehumanising word alone does not count: it needs a group named beside it.
+    const alone = await scoreTextDetailed('Those parasites ruined my garden.', 'hate');
+    expect(alone.evidence.map((e) => e.rule)).toEqual(['hateDehumanizing']);
+    expect(alone.score).toBe(alone.lexiconScore);
   });
 
   it('needs a protected group for a dehumanising word to flag', async () => {
@@ -840,12 +858,12 @@ describe('scoring rules', () => {
       ['Ich schicke dir (((Umarmungen))) und gute Besserung!', 'Die Funktion f(((x))) ist stetig.'],
       'hate',
     );
-    await expectLexiconsOnlyNotFlag(['Sie kontrollieren die Banken und die Medien.'], 'hate');
+    await expectNotFlagged(['Sie kontrollieren die Banken und die Medien.'], 'hate');
   });
 
   it('reads a participle in a perfect tense, and a preterite, as past: no threat (violence.participles, violence.perfect)', async () => {
     // perfect: a before the participle (the n-gram model reads "je veux … tué" as a threat)
-    await expectLexiconsOnlyNotFlag(["Je veux dire qu'il l'a tué."], 'violence');
+    await expectNotFlagged(["Je veux dire qu'il l'a tué."], 'violence');
     await expectViolentWordOnly([
       'Voglio parlarti del libro che racconta come hanno ucciso Cesare.', // hanno ucciso
       'Ik wil de mensen helpen die tijdens de oorlog zijn verkracht.', // zijn before

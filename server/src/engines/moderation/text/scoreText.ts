@@ -40,8 +40,10 @@
  * photo), rounded to 4 decimals. With the default threshold 0.5, one strong piece of evidence flags a
  * text, a weak one never does.
  *
- * scoreTextDetailed then asks the n-gram classifier (ngramModel.ts), which can raise the score from
- * its threshold, except where the lexicons read their evidence as negated, quoted, reported or play.
+ * scoreTextDetailed then asks the n-gram classifier (ngramModel.ts), reading the text without its
+ * quotations, which can raise the score from its threshold, except where the lexicons read their
+ * evidence as negated, quoted, reported or play. Weak evidence of both together also flags (JOINT): a
+ * plain lexicon word of the policy (not a dehumanising word alone) and a model probability of 0.7.
  */
 import { createRequire } from 'node:module';
 import type { ModerationPolicyName } from '../../types.js';
@@ -806,19 +808,21 @@ export function scoreTextWithLanguages(
 }
 
 /**
- * Identifies the language(s), scores with their lexicons, and asks the n-gram classifier: the score
- * is the higher of the two. The classifier counts only from its threshold (ngramModel.ts), and not at
- * all where the lexicons read a piece of evidence as negated, quoted, reported or play. `evidence`
- * says which words and rules produced the lexicons' score.
- */
-/**
  * Where weak evidence of both readers flags a text (scoreTextDetailed): a lexicon score of at least
- * `lexicon` (any one word of the policy, read plainly) with a model probability of at least
- * `probability`, below the model's own threshold (0.8), gives `score`. Chosen on the fourteenth
- * blind set's misses and checked against ordinary text (docs/moderation.md, round 14).
+ * `lexicon` (any one word of the policy, read plainly; a dehumanising word alone does not count) with a
+ * model probability of at least `probability`, below the model's own threshold (0.8), gives `score`.
+ * Chosen on the fourteenth blind set's misses, checked against ordinary text and the precision pass's
+ * probes (docs/moderation.md, "The n-gram classifier"; docs/moderation-rounds.md, round 14).
  */
 export const JOINT = { lexicon: 0.2, probability: 0.7, score: 0.55 } as const;
 
+/**
+ * Identifies the language(s), scores with their lexicons, and asks the n-gram classifier: the score
+ * is the higher of the two (or JOINT's, where weak evidence of both meets). The classifier reads the
+ * text without its quotations and counts only from its threshold (ngramModel.ts), and not at all where
+ * the lexicons read a piece of evidence as negated, quoted, reported or play. `evidence` says which
+ * words and rules produced the lexicons' score.
+ */
 export async function scoreTextDetailed(
   text: string,
   policy: ModerationPolicyName,

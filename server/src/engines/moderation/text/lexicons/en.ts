@@ -8190,6 +8190,8 @@ export const en: Lexicon = {
       'like a {dehlit}',
       'as {dehlit}',
       'are {dehlit}',
+      // Session 24: the gap reads a negation, so "Immigrants are not rats" is counter-speech, negated.
+      'are ~1 {dehlit}',
       'are all {dehlit}',
       'are just {dehlit}',
       'are only {dehlit}',

@@ -647,7 +647,13 @@ export const fr: Lexicon = {
       'oncle',
       'soeur',
       'frere',
-      'bebe',
+      // Not a bare 'bébé': it is also the 'babe' of a sexting message ('caresse-toi devant moi bébé').
+      'le bebe',
+      'un bebe',
+      'son bebe',
+      'leur bebe',
+      'du bebe',
+      'au bebe',
       'famille',
       'parents',
       'joue',
@@ -7853,6 +7859,8 @@ export const fr: Lexicon = {
       'ce sont des {frdehlit}',
       'c est des {frdehlit}',
       'sont des {frdehlit}',
+      // Session 24: the gap reads the negation, so « ne sont pas des rats » is counter-speech, negated.
+      'sont ~1 des {frdehlit}',
       'sont des {frdehadj} {frdehlit}',
       'sont tous des {frdehlit}',
       'sont que des {frdehlit}',
