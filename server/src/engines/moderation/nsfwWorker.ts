@@ -54,6 +54,10 @@ async function drain(model: NsfwModel) {
 
 try {
   const model = await loadNsfwModel((workerData as { modelName: NsfwModelName }).modelName);
+  // One full batch before saying ready: the wasm heap grows to a batch's activations here, not in
+  // the first burst of requests (which took about a second longer than the next ones without it).
+  const blank = new Uint8Array(model.inputSize * model.inputSize * 3);
+  await model.predictBatch(Array.from({ length: MAX_BATCH }, () => blank));
   port.on('message', (message: WorkerRequestMessage<NsfwWorkerPayload>) => {
     if (message.type === 'cancel') {
       const at = pending.findIndex((job) => job.id === message.id);
