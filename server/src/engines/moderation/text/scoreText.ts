@@ -110,8 +110,8 @@ interface CompiledLexicon {
   negCloseAfter: CompiledTerm[];
   negInto: Set<string>;
   negRefute: CompiledTerm[];
-  negRhetorical: CompiledTerm[];
-  negLocal: CompiledTerm[];
+  /** negation.rhetorical and negation.local: phrases whose negation words negate no other match. */
+  negExempt: CompiledTerm[];
   reporting: CompiledTerm[];
   notReporting: CompiledTerm[];
   nsfwExplicit: CompiledTerm[];
@@ -195,8 +195,7 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       negCloseAfter: t(lex.negation.closeAfter ?? []),
       negInto: words(lex.negation.into),
       negRefute: t(lex.negation.refute ?? []),
-      negRhetorical: t(lex.negation.rhetorical ?? []),
-      negLocal: t(lex.negation.local ?? []),
+      negExempt: t([...(lex.negation.rhetorical ?? []), ...(lex.negation.local ?? [])]),
       reporting: t(lex.reporting),
       notReporting: t(lex.notReporting ?? []),
       nsfwExplicit: t(lex.nsfw.explicit),
@@ -294,14 +293,11 @@ function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader
   const window = s.tokens.length > 0 ? NEGATION_WINDOW_WORDS : NEGATION_WINDOW_CHARS;
   // Another language's negation word that is an ordinary word in the reading language does not count.
   const foreign = reader === c ? [] : (reader.lex.negation.foreign ?? []);
-  // A negation inside a suggesting question negates nothing: "why don't we just deport them all".
-  // Nor does one that negates only its own phrase: "te rajo la cara sin avisar".
-  const rhetorical = [
-    ...(c.negRhetorical.length > 0 ? findTerms(s, c.negRhetorical) : []),
-    ...(c.negLocal.length > 0 ? findTerms(s, c.negLocal) : []),
-  ];
+  // A negation inside a suggesting question negates nothing ("why don't we just deport them all"),
+  // nor one that negates only its own phrase ("te rajo la cara sin avisar").
+  const exempt = c.negExempt.length > 0 ? findTerms(s, c.negExempt) : [];
   const own = (n: TermMatch) =>
-    !foreign.includes(n.term) && !rhetorical.some((r) => n.start >= r.start && n.end <= r.end);
+    !foreign.includes(n.term) && !exempt.some((r) => n.start >= r.start && n.end <= r.end);
   // A negation in another clause negates that clause: "plan cul ce soir, pas de prise de tête".
   const before = findTerms(s, c.negBefore).filter(own);
   if (
