@@ -13,6 +13,29 @@ const PT_EM_PERSON = [
   'em seu ~1 {gperson}',
 ];
 
+const PT_DEHUMANIZING = [
+  'vermes',
+  'ratos',
+  'baratas',
+  'parasitas',
+  'animais',
+  'praga',
+  'pragas',
+  'lixo',
+  'macacos',
+  'caes',
+  'porcos',
+  'bichos',
+  'gafanhotos',
+  'selvagens',
+  'uma praga',
+  'um cancer',
+  'cancer',
+  'piolhos',
+  'carrapatos',
+  'sanguessugas',
+];
+
 export const pt: Lexicon = {
   lang: 'pt',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
@@ -147,27 +170,7 @@ export const pt: Lexicon = {
       'na mesa dela',
     ],
     // Living conditions told with sympathy ('os refugiados vivem como animais'): dhpt without 'macacos', an insult, not a condition.
-    r14dhsympt: [
-      'vermes',
-      'ratos',
-      'baratas',
-      'parasitas',
-      'animais',
-      'praga',
-      'pragas',
-      'lixo',
-      'caes',
-      'porcos',
-      'bichos',
-      'gafanhotos',
-      'selvagens',
-      'uma praga',
-      'um cancer',
-      'cancer',
-      'piolhos',
-      'carrapatos',
-      'sanguessugas',
-    ],
+    r14dhsympt: PT_DEHUMANIZING.filter((w) => !['macacos'].includes(w)),
     r14deservept: [
       'merece',
       'merecem',
@@ -1158,28 +1161,7 @@ export const pt: Lexicon = {
     // After a demonstrative, a pest word followed by a place is the pest itself: "diese Ratten im Keller".
     dhlocpt: ['no', 'na', 'nos', 'nas', 'em', 'debaixo', 'atras', 'perto', 'dentro'],
     // For hate.dehumanizing: pests, dirt, disease and animals have a literal sense beside people (rats in the hostel); they dehumanise only when said of the group: a copula, a comparison, a demonstrative or insult form, or joined to the group.
-    dhpt: [
-      'vermes',
-      'ratos',
-      'baratas',
-      'parasitas',
-      'animais',
-      'praga',
-      'pragas',
-      'lixo',
-      'macacos',
-      'caes',
-      'porcos',
-      'bichos',
-      'gafanhotos',
-      'selvagens',
-      'uma praga',
-      'um cancer',
-      'cancer',
-      'piolhos',
-      'carrapatos',
-      'sanguessugas',
-    ],
+    dhpt: PT_DEHUMANIZING,
     // For hate.exclusion: a generic verb of removal is an exclusion only with the group or an object
     // pronoun as its object, a modal or passive of obligation, an imperative or a slogan ("Juden raus").
     // The group doing the removing, or history told in the past, is none.
