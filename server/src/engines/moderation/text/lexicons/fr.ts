@@ -58,6 +58,21 @@ const FR_HURT_INF = [
   'passer a tabac',
 ];
 
+const FR_KILL_1B = [
+  'tue',
+  'bute',
+  'creve',
+  'plante',
+  'egorge',
+  'defonce',
+  'massacre',
+  'fume',
+  'flingue',
+  'demonte',
+  'etrangle',
+  'saigne',
+];
+
 export const fr: Lexicon = {
   lang: 'fr',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
@@ -320,7 +335,8 @@ export const fr: Lexicon = {
     r14frkillp: FR_KILL_INF.filter(
       (w) => !['demonter', 'eclater', 'planter', 'fumer', 'refroidir', 'achever'].includes(w),
     ),
-    r14frkill1p: ['tue', 'bute', 'creve', 'egorge', 'defonce', 'massacre', 'flingue', 'etrangle', 'saigne'],
+    // frkill1b after a pronoun ('je le ...'), without the verbs with an ordinary object ('je le plante', a tree).
+    r14frkill1p: FR_KILL_1B.filter((w) => !['plante', 'fume', 'demonte'].includes(w)),
     // frhurtinf after a pronoun ('il faut le ...'), without the verbs with an ordinary object.
     r14frhurtp: FR_HURT_INF.filter((w) => !['fumer', 'planter', 'demonter'].includes(w)),
     r14frsante: [
@@ -3020,20 +3036,7 @@ export const fr: Lexicon = {
       'briques',
     ],
     frhurtinf: FR_HURT_INF,
-    frkill1b: [
-      'tue',
-      'bute',
-      'creve',
-      'plante',
-      'egorge',
-      'defonce',
-      'massacre',
-      'fume',
-      'flingue',
-      'demonte',
-      'etrangle',
-      'saigne',
-    ],
+    frkill1b: FR_KILL_1B,
     hopefr: [
       'j espere que',
       'j espere qu',
