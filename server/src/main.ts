@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ensureDevAccount } from './accounts/devAccount.js';
 import { API_PREFIX, createApp } from './api/app.js';
+import { AUTHENTICATE_SQL } from './api/auth.js';
 import { answerClientErrors } from './api/clientError.js';
 import { GenerationEvents } from './api/generationEvents.js';
 import { WARM_UP_RETRY_MS, type Readiness } from './api/routes/health.js';
@@ -24,6 +25,7 @@ import { EmbeddedPostgresError } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { createPool, endPool } from './db/pool.js';
 import { signingSecret } from './db/secrets.js';
+import { warmPool } from './db/warmPool.js';
 import { faceEngines, moderationEngine } from './engines/registry.js';
 import { startWorker, type WorkerHandle } from './jobs/worker.js';
 import { createLogger } from './log.js';
@@ -57,8 +59,9 @@ async function main() {
   const catalog = loadCatalog(config.catalogPath);
 
   const db = await openDatabase(config, log);
-  const poolSize = (flags.api ? 10 : 0) + (flags.worker ? config.workerConcurrency + 4 : 0);
-  const pool = createPool(db.url, Math.max(4, poolSize));
+  const apiConnections = flags.api ? API_CONNECTIONS : 0;
+  const poolSize = apiConnections + (flags.worker ? config.workerConcurrency + 4 : 0);
+  const pool = createPool(db.url, Math.max(4, poolSize), apiConnections);
   const cleanups: Array<() => Promise<unknown>> = [];
   const closeDb = async () => {
     await endPool(pool).catch(() => undefined);
@@ -75,6 +78,12 @@ async function main() {
     log.info('migrations applied');
     await closeDb();
     return;
+  }
+
+  // The API's connections are opened now, each with the authentication function compiled, so the first
+  // burst of calls does not open them (db/warmPool.ts); the pool keeps them open while it idles.
+  if (apiConnections > 0) {
+    await warmPool(pool, apiConnections, `select * from ${AUTHENTICATE_SQL}`, [Buffer.alloc(32), 0, 0]);
   }
 
   const storage = new LocalStorage(config.storageDir);
@@ -187,6 +196,8 @@ async function main() {
   onStartFailure = undefined;
 }
 
+/** Database connections an API process keeps open for its requests (authentication, billing, submits). */
+const API_CONNECTIONS = 10;
 /** A signal this soon after the first is the same Ctrl-C delivered again, not a second request. */
 const REPEATED_SIGNAL_MS = 2000;
 /** How long a shutdown waits for an engine warm-up still loading its models (normally 1-2 s). */

@@ -10,8 +10,12 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 /** The connections of each pool that are still open (endPool waits for them). */
 const openClients = new WeakMap<Pool, Set<pg.PoolClient>>();
 
-export function createPool(connectionString: string, max = 10): Pool {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+/**
+ * `min` connections are kept open however long the pool idles (warmPool.ts opens them at start); the
+ * rest close after 30 s idle.
+ */
+export function createPool(connectionString: string, max = 10, min = 0): Pool {
+  const pool = new pg.Pool({ connectionString, max, min, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', (err) => console.error(`[db] idle connection error: ${err.message}`));
   const open = new Set<pg.PoolClient>();
