@@ -48,6 +48,42 @@ async function countTo(accountId: string, n: number) {
   for (let i = 0; i < n; i++) await countModerationCall(pool, accountId);
 }
 
+describe("the SQL functions charge core's rule", () => {
+  it('every call number from 1 to 45 pays moderationChargeForCall(n), counted up and taken back down', async () => {
+    const { accountId } = await srv.createAccount(1);
+    const n = MODERATION_LIMITS.freeCalls + 3 * MODERATION_LIMITS.batchSize + 5;
+    for (let k = 1; k <= n; k++) {
+      expect(await countModerationCall(pool, accountId)).toEqual({
+        calls: k,
+        chargedMicro: moderationChargeForCall(k),
+      });
+    }
+    let now = await account(accountId);
+    expect(now.balance_micro).toBe(1_000_000 - owed(n));
+    expect(now.ledger.map((l) => l.note)).toEqual([
+      'moderation calls 11-20',
+      'moderation calls 21-30',
+      'moderation calls 31-40',
+    ]);
+    for (let k = n; k >= 1; k--) {
+      expect(await uncountModerationCall(pool, accountId)).toEqual({
+        calls: k - 1,
+        refundedMicro: moderationChargeForCall(k),
+      });
+    }
+    now = await account(accountId);
+    expect(now.moderation_calls).toBe(0);
+    expect(now.balance_micro).toBe(1_000_000);
+    expect(now.ledgerSum).toBe(now.balance_micro);
+  });
+
+  it('an account that does not exist is an error, not a silent zero', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    await expect(countModerationCall(pool, missing)).rejects.toThrow(/vanished/);
+    await expect(uncountModerationCall(pool, missing)).rejects.toThrow(/no moderation call to take back/);
+  });
+});
+
 describe('taking back the count of a call that failed', () => {
   it('a count that completed a batch is refunded with a ledger row, and the next call pays the batch again', async () => {
     const { accountId } = await srv.createAccount(1);
