@@ -50,6 +50,28 @@ async function test() {
   mkdirSync(join(root, '.cache'), { recursive: true });
   const results = [];
 
+  // 0. The suites that are not vitest (MCP conformance, n8n end to end, docker checks):
+  // scripts/suites/*.mjs, each exporting `run()` that resolves to {passed, failed, skipped?}. One that
+  // also exports `prepare()` starts there what it needs from the network (n8n: about 3 GB and a native
+  // compile, 6-7 minutes on a cold machine) in the background, now, so that it overlaps lint and
+  // vitest instead of adding to it; its `run()` waits for it.
+  const suitesDir = join(root, 'scripts', 'suites');
+  const suites = [];
+  for (const file of existsSync(suitesDir)
+    ? readdirSync(suitesDir)
+        .filter((f) => f.endsWith('.mjs'))
+        .sort()
+    : []) {
+    const name = file.replace(/\.mjs$/, '');
+    try {
+      const mod = await import(join(suitesDir, file));
+      mod.prepare?.({ root });
+      suites.push({ name, mod });
+    } catch (err) {
+      suites.push({ name, error: err });
+    }
+  }
+
   // 1. Lint and format, one check each.
   results.push({
     name: 'eslint',
@@ -88,17 +110,10 @@ async function test() {
   }
   if (code !== 0 && results.at(-1).failed === 0) results.at(-1).failed = 1;
 
-  // 3. Suites that are not vitest (MCP conformance, n8n end to end, docker checks): scripts/suites/*.mjs,
-  //    each exporting `run()` that resolves to {passed, failed, skipped?}.
-  const suitesDir = join(root, 'scripts', 'suites');
-  for (const file of existsSync(suitesDir)
-    ? readdirSync(suitesDir)
-        .filter((f) => f.endsWith('.mjs'))
-        .sort()
-    : []) {
-    const name = file.replace(/\.mjs$/, '');
+  // 3. The other suites, one after the other.
+  for (const { name, mod, error } of suites) {
     try {
-      const mod = await import(join(suitesDir, file));
+      if (error) throw error;
       results.push({ name, ...(await mod.run({ root, pnpm, sh })) });
     } catch (err) {
       console.error(`suite ${name} crashed: ${err?.stack ?? err}`);
