@@ -1,5 +1,11 @@
 import type { Lexicon } from './types.js';
 
+/** On him, her, them (aon: a liquid poured on), also the first of r10aon (a dog set on, with you): a class cannot hold a class. */
+const AR_ON_THEM = ['عليه', 'عليها', 'عليهم'];
+
+/** The reader's children, said to one reader: child (with the plural-you forms) and relative (with the other relatives) begin with them: a class cannot hold a class. */
+const AR_YOUR_CHILDREN = ['ابنك', 'بنتك', 'اولادك', 'ولادك', 'عيالك', 'اطفالك', 'بناتك'];
+
 /**
  * First-person futures of killing and maiming with a second-person object, in MSA and the dialects:
  * the bare form (اقتلك; سأقتلك, لأقتلك, بقتلك reach it once tokenize.ts strips س/ل/ب), the Egyptian
@@ -990,7 +996,7 @@ export const ar: Lexicon = {
     r10asent: ['بعتته', 'بعثته', 'وديته', 'دخلته', 'بعتناه', 'وديناه'],
     r10apush: ['دفعه', 'دفعها', 'رميه', 'رميها', 'القاوه'],
     r10adrag2p: ['سحبوه', 'سحبوها', 'جروه', 'جروها', 'سحبه', 'سحبها', 'جره', 'جرها'],
-    r10aon: ['عليه', 'عليها', 'عليهم', 'عليك', 'عليكم'],
+    r10aon: [...AR_ON_THEM, 'عليك', 'عليكم'],
     r10abeast: ['قرود', 'يا قرود', 'حيوانات'],
     r10aholiday: [
       'العطلة',
@@ -1494,15 +1500,9 @@ export const ar: Lexicon = {
       'للغد',
     ],
     /** The reader's children and relatives. */
-    child: ['ابنك', 'بنتك', 'اولادك', 'ولادك', 'عيالك', 'اطفالك', 'بناتك', 'ابنكم', 'اولادكم', 'عيالكم'],
+    child: [...AR_YOUR_CHILDREN, 'ابنكم', 'اولادكم', 'عيالكم'],
     relative: [
-      'ابنك',
-      'بنتك',
-      'اولادك',
-      'ولادك',
-      'عيالك',
-      'اطفالك',
-      'بناتك',
+      ...AR_YOUR_CHILDREN,
       'اختك',
       'اخوك',
       'امك',
@@ -3364,7 +3364,7 @@ export const ar: Lexicon = {
     ],
     ahammer: ['مطرقة', 'شاكوش', 'حجر', 'قضيب', 'ماسورة', 'كماشة', 'زردية'],
     adrag: ['جره', 'جرها', 'جروه', 'جروها', 'سحبه', 'سحبها', 'سحبوه', 'سحبوها', 'جر', 'سحب'],
-    aon: ['عليه', 'عليها', 'عليهم'],
+    aon: AR_ON_THEM,
     afuel: ['بنزين', 'البنزين', 'كاز', 'الكاز', 'كيروسين', 'وقود', 'سولار'],
     aignite: ['اشعل*', 'اضرم*', 'ولع*', 'حرق*', 'احرق*'],
     arunover: ['دهسه', 'دهسها', 'دهسوه', 'دهسوها', 'صدمه', 'صدمها', 'صدموه', 'داسه', 'داسها'],

@@ -21,6 +21,46 @@ const DE_AUXILIARIES = [
   'waren',
 ];
 
+/**
+ * Sex verbs: all of them in `r11sexverbde` (a role play or a striptease, then the act); `r13sexverbde`
+ * (after 'fanfic') leaves out 'blast' alone: "in der Fanfic bläst ihm der Wind ins Gesicht",
+ * "bläst der Drache Feuer".
+ */
+const DE_SEX_VERBS = [
+  'treiben es',
+  'ficken',
+  'vogeln',
+  'bumsen',
+  'fickst',
+  'blast',
+  'leckst',
+  'nimmst mich',
+  'nehme dich',
+];
+
+/** Participles of "got laid": `r11laidsure` and `r11gelegtde` are the same list. */
+const DE_LAID_PARTICIPLES = ['gevogelt', 'gebumst', 'gepoppt', 'genagelt', 'gefickt', 'durchgefickt'];
+
+/**
+ * Slang plurals for women, counted in a boast: all of them in `r11weiberde`; `r11weiberde2` (read with a
+ * wider gap before the crude verbs) leaves out the plain words for girls: madels, maedels, girls.
+ */
+const DE_SLANG_WOMEN = [
+  'weiber',
+  'tussis',
+  'tussen',
+  'madels',
+  'maedels',
+  'schnecken',
+  'bitches',
+  'chicks',
+  'girls',
+  'ollen',
+  'miezen',
+  'schlampen',
+  'nutten',
+];
+
 export const de: Lexicon = {
   lang: 'de',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
@@ -47,17 +87,7 @@ export const de: Lexicon = {
   ],
   classes: {
     // Round 13, probed further: a child's school named beside 'wär schade', a killer hailed with a monument
-    r13sexverbde: [
-      'treiben es',
-      'ficken',
-      'vogeln',
-      'bumsen',
-      'fickst',
-      // Not 'blast' alone: "in der Fanfic bläst ihm der Wind ins Gesicht", "bläst der Drache Feuer"
-      'leckst',
-      'nimmst mich',
-      'nehme dich',
-    ],
+    r13sexverbde: DE_SEX_VERBS.filter((w) => !['blast'].includes(w)),
     // The person a veiled 'wäre schade, wenn ... nicht mehr heimkommt' names (not the cat, not the cup)
     r13werde: [
       'sie',
@@ -874,17 +904,7 @@ export const de: Lexicon = {
       'durchschneidet',
       'zertritt',
     ],
-    r11sexverbde: [
-      'treiben es',
-      'ficken',
-      'vogeln',
-      'bumsen',
-      'fickst',
-      'blast',
-      'leckst',
-      'nimmst mich',
-      'nehme dich',
-    ],
+    r11sexverbde: DE_SEX_VERBS,
     r11rpde: ['rollenspiel', 'roleplay', 'rp'],
     r11writeinfde: ['schreiben', 'erzahlen', 'verfassen', 'beschreiben', 'generieren'],
     r11dirtyde: [
@@ -1161,37 +1181,12 @@ export const de: Lexicon = {
       'per video',
       'livestream',
     ],
-    r11laidsure: ['gevogelt', 'gebumst', 'gepoppt', 'genagelt', 'gefickt', 'durchgefickt'],
+    r11laidsure: DE_LAID_PARTICIPLES,
     r11crudeverbde: ['flachgelegt', 'durchgenommen', 'rangenommen'],
     r11habde: ['hab', 'habe', 'hab ich', 'habe ich', 'hatte', 'hatte ich'],
-    r11weiberde2: [
-      'weiber',
-      'tussis',
-      'tussen',
-      'schnecken',
-      'bitches',
-      'chicks',
-      'ollen',
-      'miezen',
-      'schlampen',
-      'nutten',
-    ],
-    r11gelegtde: ['gevogelt', 'gebumst', 'gepoppt', 'genagelt', 'gefickt', 'durchgefickt'],
-    r11weiberde: [
-      'weiber',
-      'tussis',
-      'tussen',
-      'madels',
-      'maedels',
-      'schnecken',
-      'bitches',
-      'chicks',
-      'girls',
-      'ollen',
-      'miezen',
-      'schlampen',
-      'nutten',
-    ],
+    r11weiberde2: DE_SLANG_WOMEN.filter((w) => !['madels', 'maedels', 'girls'].includes(w)),
+    r11gelegtde: DE_LAID_PARTICIPLES,
+    r11weiberde: DE_SLANG_WOMEN,
     r11zahlde: ['zwei', 'drei', 'vier', 'funf', 'sechs', '2', '3', '4', '5'],
     r11sexactde: [
       'durchfickt',

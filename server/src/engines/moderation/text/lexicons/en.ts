@@ -1,5 +1,11 @@
 import type { Lexicon } from './types.js';
 
+/** Someone's, the person named (gtheirs2), also gtheirs after the pronouns his, her, their: a class cannot hold a class. */
+const EN_SOMEONES = ['the ~1 {gperson} s', 'a ~1 {gperson} s', '{gposs} ~1 {gperson} s'];
+
+/** Fingers, hands, knees, toes and knuckles, hit or broken (gext), also the first of the parts stomped on (gstompon, with the limbs, head and chest): a class cannot hold a class. */
+const EN_EXTREMITY = ['fingers', 'knees', 'kneecaps', 'hands', 'toes', 'knuckles'];
+
 export const en: Lexicon = {
   lang: 'en',
   // Words a wildcard term must not read (types.ts): ordinary words that share a stem.
@@ -3960,7 +3966,7 @@ export const en: Lexicon = {
       'down the escalator',
       'off the ~2 balcony',
     ],
-    gtheirs: ['his', 'her', 'their', 'the ~1 {gperson} s', 'a ~1 {gperson} s', '{gposs} ~1 {gperson} s'],
+    gtheirs: ['his', 'her', 'their', ...EN_SOMEONES],
     ghold: [
       'held',
       'hold',
@@ -4046,7 +4052,7 @@ export const en: Lexicon = {
       'hot fat',
       'boiling fat',
     ],
-    gext: ['fingers', 'knees', 'kneecaps', 'hands', 'toes', 'knuckles'],
+    gext: EN_EXTREMITY,
     gbreakv: [
       'breaks',
       'broke',
@@ -4075,12 +4081,7 @@ export const en: Lexicon = {
       'ankle',
     ],
     gstompon: [
-      'fingers',
-      'knees',
-      'kneecaps',
-      'hands',
-      'toes',
-      'knuckles',
+      ...EN_EXTREMITY,
       'ankle',
       'ankles',
       'wrist',
@@ -4339,7 +4340,7 @@ export const en: Lexicon = {
       'started bleeding',
       'flew across',
     ],
-    gtheirs2: ['the ~1 {gperson} s', 'a ~1 {gperson} s', '{gposs} ~1 {gperson} s'],
+    gtheirs2: EN_SOMEONES,
     gdrink: ['tea', 'coffee', 'food', 'drink', 'drinks', 'soup', 'wine', 'dinner', 'meals', 'water', 'milk'],
     gtaskn: [
       'presentation',

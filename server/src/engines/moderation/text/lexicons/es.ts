@@ -13,6 +13,33 @@ const HOT_TOOLS = [
   'cuchara caliente',
 ];
 
+/** Third-person subjects: `gsubj` and `gsubjes` are the same list. */
+const ES_SUBJECTS_3RD = ['el', 'ella', 'ellos', 'ellas', '{gperson}'];
+
+/**
+ * Slash verbs: all of them in `gslash` (across the face, or a person then 'con' a blade); `gslashr`
+ * (a clitic, then 'con' a blade) leaves out raja, rajan, rajar and the verb cortar (corto, cortaron).
+ */
+const ES_SLASH_VERBS = [
+  'rajo',
+  'rajaron',
+  'rajaba',
+  'rajaban',
+  'rajando',
+  'raja',
+  'rajan',
+  'rajar',
+  'corto',
+  'cortaron',
+  'tajo',
+  'sajo',
+  'acuchillo',
+  'acuchillaron',
+];
+
+/** Participles of a beating: in `gblowpart` (after golpead*) and in `gpart` (any violence shown). */
+const ES_BEATEN_PARTICIPLES = ['patead*', 'apalead*', 'aporread*', 'abofetead*', 'pisotead*', 'agredid*'];
+
 export const es: Lexicon = {
   lang: 'es',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
@@ -3458,18 +3485,7 @@ export const es: Lexicon = {
       'pegandoles',
       'golpeandolo',
     ],
-    gblowpart: [
-      'golpead*',
-      'patead*',
-      'apalead*',
-      'aporread*',
-      'abofetead*',
-      'pisotead*',
-      'agredid*',
-      'zurrad*',
-      'estrangulad*',
-      'azotad*',
-    ],
+    gblowpart: ['golpead*', ...ES_BEATEN_PARTICIPLES, 'zurrad*', 'estrangulad*', 'azotad*'],
     gdet: [
       'un',
       'una',
@@ -3743,7 +3759,7 @@ export const es: Lexicon = {
       'destrozando',
       'machaca',
     ],
-    gsubj: ['el', 'ella', 'ellos', 'ellas', '{gperson}'],
+    gsubj: ES_SUBJECTS_3RD,
     ghole: ['la nariz', 'la boca', 'los oidos', 'la cabeza', 'la cara', 'los ojos', 'la oreja', 'el oido'],
     gbe: [
       'fue',
@@ -3786,12 +3802,7 @@ export const es: Lexicon = {
       'muert* a golpes',
       'muert* a punaladas',
       'acribillad*',
-      'patead*',
-      'apalead*',
-      'aporread*',
-      'abofetead*',
-      'pisotead*',
-      'agredid*',
+      ...ES_BEATEN_PARTICIPLES,
       'muert* a patadas',
       'muert* a palos',
       'molid* a palos',
@@ -4174,7 +4185,7 @@ export const es: Lexicon = {
       'tenedor caliente',
       'cuchillo caliente',
     ],
-    gsubjes: ['el', 'ella', 'ellos', 'ellas', '{gperson}'],
+    gsubjes: ES_SUBJECTS_3RD,
     gpillow: ['almohada', 'cojin'],
     // Ronda 9: descripción sangrienta pedida, cuchilla en la cara, ahogamiento, escaleras, quemaduras, golpes en el suelo.
     gpuente: [
@@ -4283,23 +4294,8 @@ export const es: Lexicon = {
       'linch*',
       'ahorc*',
     ],
-    gslash: [
-      'rajo',
-      'rajaron',
-      'rajaba',
-      'rajaban',
-      'rajando',
-      'raja',
-      'rajan',
-      'rajar',
-      'corto',
-      'cortaron',
-      'tajo',
-      'sajo',
-      'acuchillo',
-      'acuchillaron',
-    ],
-    gslashr: ['rajo', 'rajaron', 'rajaba', 'rajaban', 'rajando', 'tajo', 'sajo', 'acuchillo', 'acuchillaron'],
+    gslash: ES_SLASH_VERBS,
+    gslashr: ES_SLASH_VERBS.filter((w) => !['raja', 'rajan', 'rajar', 'corto', 'cortaron'].includes(w)),
     gface: [
       'cara',
       'mejilla',

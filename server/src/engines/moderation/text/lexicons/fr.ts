@@ -58,6 +58,29 @@ const FR_HURT_INF = [
   'passer a tabac',
 ];
 
+/** Third-person object clitics: all of `gclit3` (slammed against a wall); `gclit` adds me, te, nous, vous. */
+const FR_CLITICS_3RD = ['le', 'la', 'les', 'l', 'lui', 'leur'];
+
+/** Blows with a weapon: in both `gcoup` (every named blow) and `gcoupobj` (blows with an object). */
+const FR_WEAPON_BLOWS = [
+  'coup* de batte',
+  'coup* de barre',
+  'coup* de matraque',
+  'coup* de crosse',
+  'coup* de bouteille',
+];
+
+/** Blows with a household object: the end of `gcoup` (every named blow), the start of `gcoupobj`. */
+const FR_HOUSEHOLD_BLOWS = [
+  'coup* de poele',
+  'coup* de casserole',
+  'coup* de marteau',
+  'coup* de chaise',
+  'coup* de ceinture',
+  'coup* de pelle',
+  'coup* de brique',
+];
+
 const FR_KILL_1B = [
   'tue',
   'bute',
@@ -3555,7 +3578,7 @@ export const fr: Lexicon = {
     // Une personne frappée : "sa femme", "un enfant", "l'homme".
     gwho: ['{gdet} ~1 {gperson}', '{gperson}'],
     // Pronom complément devant le verbe : "il l'a frappée", "ils lui ont donné des coups".
-    gclit: ['le', 'la', 'les', 'l', 'lui', 'leur', 'me', 'm', 'te', 't', 'nous', 'vous'],
+    gclit: [...FR_CLITICS_3RD, 'me', 'm', 'te', 't', 'nous', 'vous'],
     gat: [
       'au',
       'aux',
@@ -3613,11 +3636,7 @@ export const fr: Lexicon = {
       'coup* de boule',
       'coup* de genou',
       'coup* de coude',
-      'coup* de batte',
-      'coup* de barre',
-      'coup* de matraque',
-      'coup* de crosse',
-      'coup* de bouteille',
+      ...FR_WEAPON_BLOWS,
       'coup* de rangers',
       'coup* de poings',
       'coup* de pieds',
@@ -3629,13 +3648,7 @@ export const fr: Lexicon = {
       'droite*',
       'crochet*',
       'uppercut*',
-      'coup* de poele',
-      'coup* de casserole',
-      'coup* de marteau',
-      'coup* de chaise',
-      'coup* de ceinture',
-      'coup* de pelle',
-      'coup* de brique',
+      ...FR_HOUSEHOLD_BLOWS,
     ],
     gweapon: [
       'batte*',
@@ -4161,7 +4174,7 @@ export const fr: Lexicon = {
       'bougie*',
       'allumette*',
     ],
-    gclit3: ['le', 'la', 'les', 'l', 'lui', 'leur'],
+    gclit3: FR_CLITICS_3RD,
     gsubjfr: ['il', 'elle', 'ils', 'elles', 'on', '{gperson}'],
     gbattre: [
       'battu',
@@ -4226,21 +4239,7 @@ export const fr: Lexicon = {
     ],
     gthing: ['branche', 'ballon', 'balle', 'palet', 'vague', 'grelon*', 'tuile', 'porte', 'volet', 'foudre'],
     gprendre: ['pris', 'prend', 'prenait', 'recu', 'recoit', 'recevait'],
-    gcoupobj: [
-      'coup* de poele',
-      'coup* de casserole',
-      'coup* de marteau',
-      'coup* de chaise',
-      'coup* de ceinture',
-      'coup* de pelle',
-      'coup* de brique',
-      'coup* de batte',
-      'coup* de barre',
-      'coup* de matraque',
-      'coup* de crosse',
-      'coup* de bouteille',
-      'coup* de poing americain',
-    ],
+    gcoupobj: [...FR_HOUSEHOLD_BLOWS, ...FR_WEAPON_BLOWS, 'coup* de poing americain'],
     gpillow: ['oreiller', 'coussin'],
     gpendu: [
       'au pont',

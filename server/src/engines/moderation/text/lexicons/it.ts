@@ -28,6 +28,9 @@ const IT_DEHUMANIZING = [
   'sanguisughe',
 ];
 
+/** The definite articles: gart, and gdet after 'un', 'una', 'uno' (gdet adds the other determiners). */
+const IT_DEF_ARTICLES = ['il', 'la', 'lo', 'l', 'i', 'gli', 'le'];
+
 export const it: Lexicon = {
   lang: 'it',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
@@ -3254,13 +3257,7 @@ export const it: Lexicon = {
       'un',
       'una',
       'uno',
-      'il',
-      'la',
-      'lo',
-      'l',
-      'i',
-      'gli',
-      'le',
+      ...IT_DEF_ARTICLES,
       'suo',
       'sua',
       'suoi',
@@ -3513,7 +3510,7 @@ export const it: Lexicon = {
       'rompe',
       'rompono',
     ],
-    gart: ['il', 'la', 'lo', 'l', 'i', 'gli', 'le'],
+    gart: IT_DEF_ARTICLES,
     gbe: [
       'e stato',
       'e stata',

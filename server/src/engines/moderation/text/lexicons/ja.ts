@@ -1,5 +1,23 @@
 import type { Lexicon } from './types.js';
 
+/** An obligation (jmust), also the middle of the calls to act (jcall, after the imperatives): a class cannot hold a class. */
+const JA_MUST = [
+  'すべき',
+  'するべき',
+  'されるべき',
+  'しなければ',
+  'しなきゃ',
+  'しないと',
+  'するしかない',
+  'しかない',
+];
+
+/** Crushing and snapping a bone (harm_bone: not 折る, 骨を折る is taking pains), also among the harm verbs (harm): a class cannot hold a class. */
+const JA_BONE_BREAK = ['砕い', '砕く', '砕き', 'へし折', 'ぶち折'];
+
+/** The sexual acts of a role-play (jrpact13), also jrpsex13 less 挿入 and 舐め (an ATM card, a cat licking its fur): a class cannot hold a class. */
+const JA_RP_SEX_ACT = ['挿入', '口でして', '口でする', '舐め', '犯す', '犯して', 'ヤる', '抱きまくる'];
+
 /** A person who can be the victim in a depiction (jperson), also the first of the persons hit (jvict): a class cannot hold a class. */
 const JA_PERSON = [
   '男性',
@@ -206,7 +224,7 @@ export const ja: Lexicon = {
       'しながら',
     ],
     jscene13: ['場面', 'シーン', 'ところ', '様子'],
-    jrpact13: ['挿入', '口でして', '口でする', '舐め', '犯す', '犯して', 'ヤる', '抱きまくる'],
+    jrpact13: JA_RP_SEX_ACT,
     jundo13: [
       '服を脱がせ',
       '服を脱がし',
@@ -219,7 +237,7 @@ export const ja: Lexicon = {
       '脱がせて',
     ],
     // The sexual acts of a role-play asked for, without 舐め (a cat licking its fur in a game of なりきり) or 挿入 (a card into an ATM).
-    jrpsex13: ['口でして', '口でする', '犯す', '犯して', 'ヤる', '抱きまくる'],
+    jrpsex13: JA_RP_SEX_ACT.filter((w) => !['挿入', '舐め'].includes(w)),
     // People a body is cut up or set on fire: not a puzzle taken apart or a campfire lit.
     jppl13: [
       '裏切り者',
@@ -672,11 +690,7 @@ export const ja: Lexicon = {
       '割っ',
       '割る',
       '割り',
-      '砕い',
-      '砕く',
-      '砕き',
-      'へし折',
-      'ぶち折',
+      ...JA_BONE_BREAK,
       '折っ',
       '折る',
       '折り',
@@ -695,7 +709,7 @@ export const ja: Lexicon = {
       'つぶ',
       'ひねり潰',
     ],
-    harm_bone: ['砕い', '砕く', '砕き', 'へし折', 'ぶち折'],
+    harm_bone: JA_BONE_BREAK,
     body: [
       '頭',
       '頭蓋骨',
@@ -1721,16 +1735,7 @@ export const ja: Lexicon = {
     jnation: ['この国', '日本', '社会', '世界', '人類'],
     // The exclusion frames (jaExpel): an order, an obligation, what a group is said not to need.
     jimp: ['しろ', 'せよ', 'してしまえ', 'しちまえ', 'してやれ', 'すべし', 'されろ', 'されてしまえ'],
-    jmust: [
-      'すべき',
-      'するべき',
-      'されるべき',
-      'しなければ',
-      'しなきゃ',
-      'しないと',
-      'するしかない',
-      'しかない',
-    ],
+    jmust: JA_MUST,
     jcall: [
       'しろ',
       'せよ',
@@ -1741,14 +1746,7 @@ export const ja: Lexicon = {
       'しよう',
       'すべし',
       'されろ',
-      'すべき',
-      'するべき',
-      'されるべき',
-      'しなければ',
-      'しなきゃ',
-      'しないと',
-      'するしかない',
-      'しかない',
+      ...JA_MUST,
       'して欲しい',
       'してほしい',
       'を！',

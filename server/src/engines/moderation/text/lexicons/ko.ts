@@ -1,5 +1,20 @@
 import type { Lexicon } from './types.js';
 
+/** Acid, boiling water or oil and fuel thrown (kacid), also kacid2 less 뜨거운 물을, 뜨거운 기름을, 산을, 기름을 (hot, not boiling; 산을 and 기름을 bare): a class cannot hold a class. */
+const KO_ACID = [
+  '염산을',
+  '황산을',
+  '끓는 물을',
+  '뜨거운 물을',
+  '끓는 기름을',
+  '뜨거운 기름을',
+  '휘발유를',
+  '신나를',
+  '시너를',
+  '산을',
+  '기름을',
+];
+
 /**
  * Korean threats are verb endings on a harm verb's -아/-어 stem: 죽여버린다 (the perfective 버리다, 'do
  * it for good'), 패줄게 ('I'll give you a beating'), 죽여줬으면 (a wish). Each stem gets every ending,
@@ -2396,22 +2411,10 @@ export const ko: Lexicon = {
       '의붓엄마가',
       '의붓아빠가',
     ],
-    kacid: [
-      '염산을',
-      '황산을',
-      '끓는 물을',
-      '뜨거운 물을',
-      '끓는 기름을',
-      '뜨거운 기름을',
-      '휘발유를',
-      '신나를',
-      '시너를',
-      '산을',
-      '기름을',
-    ],
+    kacid: KO_ACID,
     ksplash: ['뿌렸*', '뿌려*', '뿌리*', '붓*', '부었*', '부어*', '끼얹*', '들이부*'],
     kram: ['들이받*', '깔아뭉개*', '치어 죽*'],
-    kacid2: ['염산을', '황산을', '끓는 물을', '끓는 기름을', '휘발유를', '신나를', '시너를'],
+    kacid2: KO_ACID.filter((w) => !['뜨거운 물을', '뜨거운 기름을', '산을', '기름을'].includes(w)),
     kshove2: ['밀쳐서', '밀어서', '밀쳐', '밀어', '떠밀어*'],
     kbitepart: ['귀를', '코를', '손가락을', '입술을', '귓불을'],
     kbabyobj: ['아기를', '아이를', '신생아를', '영아를', '갓난아기를'],

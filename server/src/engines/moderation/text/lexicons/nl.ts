@@ -20,6 +20,18 @@ const NL_AUXILIARIES = [
   'werden',
 ];
 
+/** A possessive of the third person ('zijn nek', 'hun voeten'): r12hisnl and gposs2, the same words. */
+const NL_POSS_3 = ['zijn', 'haar', 'hun', 'z n', 'd r'];
+
+/** A demonstrative or a slur before a group ('al die', 'vieze'): r11demnl, and the start of dhdemnl, which adds more. */
+const NL_DEM_GROUP = ['die', 'deze', 'al die', 'al deze', 'vieze', 'smerige'];
+
+/** First-person verbs of killing ('ik wurg hem'): nlkill1b, and the start of nlkill1, which adds more ambiguous ones. */
+const NL_KILL_1SG = ['wurg', 'vermoord', 'slacht', 'verzuip', 'martel'];
+
+/** The person hit, a pronoun or a person (gwho less its ambiguous words): gwhonl, and r10whonl without 'hen'. */
+const NL_WHO_OBJ = ['hem', 'mij', 'me', 'jou', 'hen', '{gdet} ~1 {gperson}'];
+
 export const nl: Lexicon = {
   lang: 'nl',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
@@ -567,7 +579,7 @@ export const nl: Lexicon = {
       'de vergadertafel',
       'het kopieerapparaat',
     ],
-    r12hisnl: ['zijn', 'haar', 'hun', 'z n', 'd r'],
+    r12hisnl: NL_POSS_3,
     r12wastenl: [
       'een verspilling van ~2 zuurstof',
       'verspilling van zuurstof',
@@ -682,19 +694,7 @@ export const nl: Lexicon = {
       'in de',
       'overal',
     ],
-    dhdemnl: [
-      'die',
-      'deze',
-      'al die',
-      'al deze',
-      'vieze',
-      'smerige',
-      'vuile',
-      'stinkende',
-      'die vieze',
-      'die vuile',
-      'die smerige',
-    ],
+    dhdemnl: [...NL_DEM_GROUP, 'vuile', 'stinkende', 'die vieze', 'die vuile', 'die smerige'],
     dhcopnl: ['zijn', 'is', 'blijven', 'worden'],
     dhtreatnl: [
       'uitroeien',
@@ -832,7 +832,7 @@ export const nl: Lexicon = {
       'opknopen',
       'ophangen',
     ],
-    nlkill1: ['wurg', 'vermoord', 'slacht', 'verzuip', 'martel', 'snij', 'steek', 'schiet', 'sla', 'maak'],
+    nlkill1: [...NL_KILL_1SG, 'snij', 'steek', 'schiet', 'sla', 'maak'],
     harm: [
       'sla',
       'slaan',
@@ -1230,7 +1230,7 @@ export const nl: Lexicon = {
       'stokken en stenen',
       'knuppels en stenen',
     ],
-    nlkill1b: ['wurg', 'vermoord', 'slacht', 'verzuip', 'martel'],
+    nlkill1b: NL_KILL_1SG,
     nlpp2: [
       'in brand heeft gestoken',
       'in brand hebben gestoken',
@@ -2297,7 +2297,7 @@ export const nl: Lexicon = {
     gsubjpron: ['hij', 'zij', 'ze', 'ik', 'we', 'wij'],
     gwall: ['de muur', 'een muur', 'de tafel', 'de kluisjes', 'de verwarming', 'de deur', 'de grond'],
     gburner: ['aansteker*', 'sigaret*', 'strijkijzer*', 'kaars*', 'lucifer*', 'kokend water'],
-    gwhonl: ['hem', 'mij', 'me', 'jou', 'hen', '{gdet} ~1 {gperson}'],
+    gwhonl: NL_WHO_OBJ,
     gblowpp: ['gestompt', 'geschopt', 'getrapt', 'geslagen', 'gemept'],
     grepeatnl: ['keer op keer', 'herhaaldelijk', 'steeds weer', 'telkens weer', 'meerdere keren'],
     gbreaknl: ['breekt', 'brak', 'braken', 'verbrijzelt', 'verbrijzelde', 'verbrijzelden'],
@@ -2386,7 +2386,7 @@ export const nl: Lexicon = {
     gduwpp: ['geduwd', 'gedrukt', 'gehouden', 'ondergedompeld', 'gestoken'],
     gspring: ['sprong', 'sprongen', 'gesprongen', 'springt', 'springen'],
     gdescnoun: ['beschrijving', 'verhaal', 'scene', 'versie', 'fanfic'],
-    gposs2: ['zijn', 'haar', 'hun', 'z n', 'd r'],
+    gposs2: NL_POSS_3,
     gzet: ['gezet', 'te zetten', 'zetten'],
     gbeweeg: [
       'bewoog',
@@ -2957,7 +2957,7 @@ export const nl: Lexicon = {
     ],
     r10stakpp: ['geramd', 'gestoken', 'gedreven', 'geplant', 'gejaagd'],
     r10grabnl: ['greep', 'grepen', 'pakte', 'pakten', 'trok', 'trokken', 'sleurde'],
-    r10whonl: ['hem', 'mij', 'me', 'jou', '{gdet} ~1 {gperson}'],
+    r10whonl: NL_WHO_OBJ.filter((w) => !['hen'].includes(w)),
     r10maaiv: ['maaide', 'maaiden', 'schoot', 'schoten', 'knalde', 'knalden'],
     r10talknl: [
       'te veel klets*',
@@ -3409,7 +3409,7 @@ export const nl: Lexicon = {
       'roven',
       'verpesten',
     ],
-    r11demnl: ['die', 'deze', 'al die', 'al deze', 'vieze', 'smerige'],
+    r11demnl: NL_DEM_GROUP,
     r11lickednl: [
       'uitlikken',
       'uitlik',

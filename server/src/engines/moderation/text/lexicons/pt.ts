@@ -36,6 +36,12 @@ const PT_DEHUMANIZING = [
   'sanguessugas',
 ];
 
+/** The definite articles: gart, the start of article (which adds possessives), and gdet after 'um' ... 'umas'. */
+const PT_DEF_ARTICLES = ['o', 'a', 'os', 'as'];
+
+/** Words for a role play: r11rpbasept, and the start of r13rppt (which adds 'jogo de papeis' and 'roleplay:'). */
+const PT_ROLEPLAY = ['roleplay', 'rp', 'role play'];
+
 export const pt: Lexicon = {
   lang: 'pt',
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
@@ -260,7 +266,7 @@ export const pt: Lexicon = {
       'desmaiar',
       'perder os sentidos',
     ],
-    r13rppt: ['roleplay', 'rp', 'role play', 'role play', 'jogo de papeis', 'roleplay:'],
+    r13rppt: [...PT_ROLEPLAY, 'role play', 'jogo de papeis', 'roleplay:'],
     r13undresspt: [
       'me despes',
       'despes me',
@@ -1307,7 +1313,7 @@ export const pt: Lexicon = {
       'te como',
       'me come',
     ],
-    r11rpbasept: ['roleplay', 'rp', 'role play'],
+    r11rpbasept: PT_ROLEPLAY,
     r11dirtypt: [
       'putaria',
       'de putaria',
@@ -2723,10 +2729,7 @@ export const pt: Lexicon = {
     ],
     clitic: ['lhe', 'te', 'vos', 'lhes'],
     article: [
-      'o',
-      'a',
-      'os',
-      'as',
+      ...PT_DEF_ARTICLES,
       'teu',
       'tua',
       'teus',
@@ -3673,10 +3676,7 @@ export const pt: Lexicon = {
       'uma',
       'uns',
       'umas',
-      'o',
-      'a',
-      'os',
-      'as',
+      ...PT_DEF_ARTICLES,
       'seu',
       'sua',
       'seus',
@@ -3766,7 +3766,7 @@ export const pt: Lexicon = {
       'do seu ~1 {gperson}',
       'da sua ~1 {gperson}',
     ],
-    gart: ['o', 'a', 'os', 'as'],
+    gart: PT_DEF_ARTICLES,
     // "deu um soco na cara dele", "levou um chute no estômago".
     gdar: [
       'deu',

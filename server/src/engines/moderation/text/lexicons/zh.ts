@@ -1,5 +1,8 @@
 import type { Lexicon } from './types.js';
 
+/** Fucked all night with 操 (zfuck13, enough alone), also the last of the all-night forms (zallnight13, after the 干 ones that need a bed or a room): a class cannot hold a class. */
+const ZH_FUCK_ALL_NIGHT = ['操了一整夜', '操到天亮', '操了一晚上'];
+
 /** Gore (zhgore), also the first of the injuries blows leave (zinjury): a class cannot hold a class. */
 const ZH_GORE = [
   '血肉横飞',
@@ -417,9 +420,7 @@ export const zh: Lexicon = {
       '干了一夜',
       '干了一宿',
       '干了一通宵',
-      '操了一整夜',
-      '操到天亮',
-      '操了一晚上',
+      ...ZH_FUCK_ALL_NIGHT,
     ],
     zwomen13: ['妹子', '女的', '女人', '妞', '小姐', '美女', '姑娘', '女孩'],
     zdescr13: ['描写', '描述', '写出', '讲讲', '说说', '写写'],
@@ -500,7 +501,7 @@ export const zh: Lexicon = {
     ],
     // A bed or a room with the women (开房, 睡): 干了一整夜 alone is a night's work (姑娘们干了一晚上，饺子包了三百个).
     zbed13: ['开房', '一起睡', '睡的', '上床'],
-    zfuck13: ['操了一整夜', '操到天亮', '操了一晚上'],
+    zfuck13: ZH_FUCK_ALL_NIGHT,
     // Only a sexual act, not 骑在马上 / 舔爪子 / 压在锅底 / 插进去钥匙 told in a game of pretend.
     zrpsex13: [
       '插进你的身体',
