@@ -4872,22 +4872,6 @@ export const en: Lexicon = {
       'cake',
       'space',
     ],
-    p14slip: [
-      'stairs',
-      'ice',
-      'steps',
-      'ladder',
-      'heels',
-      'roof',
-      'floor',
-      'pavement',
-      'staircase',
-      'skates',
-      'rocks',
-      'slope',
-      'path',
-      'trampoline',
-    ],
   },
   negation: {
     // Suggestions asked as questions: "why don't we just deport them all?", "why doesn't someone shoot him?".

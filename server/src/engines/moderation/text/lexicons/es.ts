@@ -13,9 +13,6 @@ const HOT_TOOLS = [
   'cuchara caliente',
 ];
 
-/** Third-person subjects: `gsubj` and `gsubjes` are the same list. */
-const ES_SUBJECTS_3RD = ['el', 'ella', 'ellos', 'ellas', '{gperson}'];
-
 /**
  * Slash verbs: all of them in `gslash` (across the face, or a person then 'con' a blade); `gslashr`
  * (a clitic, then 'con' a blade) leaves out raja, rajan, rajar and the verb cortar (corto, cortaron).
@@ -494,29 +491,6 @@ export const es: Lexicon = {
       'bar',
       'tapa',
       'tapas',
-    ],
-    r14estrio: [
-      'jazz',
-      'musica',
-      'musicos',
-      'postres',
-      'quesos',
-      'croquetas',
-      'ases',
-      'cuerda',
-      'cuerdas',
-      'rock',
-      'flamenco',
-      'piano',
-      'violines',
-      'cantantes',
-      'platos',
-      'tapas',
-      'hamburguesas',
-      'campeones',
-      'delanteros',
-      'amigos',
-      'hermanos',
     ],
     r14esjob: [
       'oficina',
@@ -3759,7 +3733,6 @@ export const es: Lexicon = {
       'destrozando',
       'machaca',
     ],
-    gsubj: ES_SUBJECTS_3RD,
     ghole: ['la nariz', 'la boca', 'los oidos', 'la cabeza', 'la cara', 'los ojos', 'la oreja', 'el oido'],
     gbe: [
       'fue',
@@ -4185,7 +4158,7 @@ export const es: Lexicon = {
       'tenedor caliente',
       'cuchillo caliente',
     ],
-    gsubjes: ES_SUBJECTS_3RD,
+    gsubjes: ['el', 'ella', 'ellos', 'ellas', '{gperson}'],
     gpillow: ['almohada', 'cojin'],
     // Ronda 9: descripción sangrienta pedida, cuchilla en la cara, ahogamiento, escaleras, quemaduras, golpes en el suelo.
     gpuente: [

@@ -331,34 +331,11 @@ export const fr: Lexicon = {
       'gateau',
       'fromage',
     ],
-    r14frpeople: [
-      'toi',
-      'vous',
-      'eux',
-      'lui',
-      'elle',
-      'elles',
-      'tout le monde',
-      'ta famille',
-      'tes gosses',
-      'tes enfants',
-      'les gens',
-      'sa famille',
-      'ses enfants',
-      'leurs enfants',
-      'les flics',
-      'ses gosses',
-      'ta femme',
-      'tes parents',
-      'les habitants',
-      'les fideles',
-      'ceux',
-    ],
     // frkillinf after a pronoun ('je vais le ...'), without the verbs with an ordinary object ('je vais le planter', a tree).
     r14frkillp: FR_KILL_INF.filter(
       (w) => !['demonter', 'eclater', 'planter', 'fumer', 'refroidir', 'achever'].includes(w),
     ),
-    // frkill1b after a pronoun ('je le ...'), without the verbs with an ordinary object ('je le plante', a tree).
+    // First-person verbs of killing after a pronoun ('je le ...'), without the verbs with an ordinary object ('je le plante', a tree).
     r14frkill1p: FR_KILL_1B.filter((w) => !['plante', 'fume', 'demonte'].includes(w)),
     // frhurtinf after a pronoun ('il faut le ...'), without the verbs with an ordinary object.
     r14frhurtp: FR_HURT_INF.filter((w) => !['fumer', 'planter', 'demonter'].includes(w)),
@@ -2793,7 +2770,6 @@ export const fr: Lexicon = {
     pay: ['je paie', 'je paye', 'je donne', 'je file', 'recompense'],
     whoever: ['a celui qui', 'a qui', 'a quiconque', 'au premier qui'],
     hurts: ['tue', 'bute', 'tabasse', 'poignarde', 'flingue', 'casse la gueule', 'lui casse la gueule'],
-    person: ['depute', 'ministre', 'journaliste', 'journalistes', 'manifestants', 'youtubeur'],
     tafamille: [
       'tes petits',
       'tes mioches',
@@ -3059,7 +3035,6 @@ export const fr: Lexicon = {
       'briques',
     ],
     frhurtinf: FR_HURT_INF,
-    frkill1b: FR_KILL_1B,
     hopefr: [
       'j espere que',
       'j espere qu',

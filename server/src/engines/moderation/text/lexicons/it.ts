@@ -820,7 +820,6 @@ export const it: Lexicon = {
       'curva',
       'serie a',
     ],
-    r14itloro: ['loro', 'vivono', 'quella gente', 'questa gente', 'sono tutti'],
     r14itvivono: [
       'vivono',
       'vive',

@@ -143,8 +143,6 @@ export const ja: Lexicon = {
     ],
     // A weapon brought along (ナイフ持ってくわ): a piece of a threat, not one alone (キャンプにナイフ持ってく).
     jknife14: ['ナイフ', '包丁', '刃物', '金属バット', 'スタンガン'],
-    // Hurt by someone, said as what 'would be a shame' (足を折られたら残念でしょう).
-    jbroken14: ['足を折られ', '脚を折られ', '腕を折られ', '骨を折られ', '足をへし折られ', '指を折られ'],
     // Racist abuse at a match: the other side's 'monkeys', Black players to be shut out of the league.
     jside14: ['相手チーム', '向こうのチーム', 'アウェイチーム', '相手サポ', '相手側'],
     // Said of someone who said it (追放すべきだと言ったファンが出禁になった).

@@ -289,11 +289,16 @@ const koExpel = KO_EXPEL.flatMap((v) => [
   `*므로 ~1 ${v}`,
 ]);
 /** A group as the object (난민들을) or the subject of 싫다 (난민들이 싫어). */
-const koGroupAs = (endings: readonly string[]) =>
-  GROUPS.flatMap((g) => {
-    const stem = g.replace(/\*$/, '');
-    return endings.flatMap((e) => [`${stem}${e}`, `${stem}들${e.replace('를', '을').replace('가', '이')}`]);
-  });
+const koGroupAs = (endings: readonly string[]) => [
+  ...new Set(
+    GROUPS.flatMap((g) => {
+      const stem = g.replace(/\*$/, '');
+      // A group named in the plural already (여자들) takes no second 들.
+      const plural = stem.endsWith('들') ? stem : `${stem}들`;
+      return endings.flatMap((e) => [`${stem}${e}`, `${plural}${e.replace('를', '을').replace('가', '이')}`]);
+    }),
+  ),
+];
 
 export const ko: Lexicon = {
   lang: 'ko',

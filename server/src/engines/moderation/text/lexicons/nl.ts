@@ -26,9 +26,6 @@ const NL_POSS_3 = ['zijn', 'haar', 'hun', 'z n', 'd r'];
 /** A demonstrative or a slur before a group ('al die', 'vieze'): r11demnl, and the start of dhdemnl, which adds more. */
 const NL_DEM_GROUP = ['die', 'deze', 'al die', 'al deze', 'vieze', 'smerige'];
 
-/** First-person verbs of killing ('ik wurg hem'): nlkill1b, and the start of nlkill1, which adds more ambiguous ones. */
-const NL_KILL_1SG = ['wurg', 'vermoord', 'slacht', 'verzuip', 'martel'];
-
 /** The person hit, a pronoun or a person (gwho less its ambiguous words): gwhonl, and r10whonl without 'hen'. */
 const NL_WHO_OBJ = ['hem', 'mij', 'me', 'jou', 'hen', '{gdet} ~1 {gperson}'];
 
@@ -832,7 +829,6 @@ export const nl: Lexicon = {
       'opknopen',
       'ophangen',
     ],
-    nlkill1: [...NL_KILL_1SG, 'snij', 'steek', 'schiet', 'sla', 'maak'],
     harm: [
       'sla',
       'slaan',
@@ -1230,7 +1226,7 @@ export const nl: Lexicon = {
       'stokken en stenen',
       'knuppels en stenen',
     ],
-    nlkill1b: NL_KILL_1SG,
+    nlkill1b: ['wurg', 'vermoord', 'slacht', 'verzuip', 'martel'],
     nlpp2: [
       'in brand heeft gestoken',
       'in brand hebben gestoken',
@@ -3410,15 +3406,6 @@ export const nl: Lexicon = {
       'verpesten',
     ],
     r11demnl: NL_DEM_GROUP,
-    r11lickednl: [
-      'uitlikken',
-      'uitlik',
-      'uitlikt',
-      'lik je ~2 uit',
-      'likken tot je',
-      'helemaal likken',
-      'overal likken',
-    ],
     r11spraynl: ['spuit ik', 'spuit ik het', 'kom ik', 'kom ik klaar', 'klaarkomen', 'klaar komen'],
     r11cumonnl: ['op je borsten', 'op je tieten', 'op je kont', 'in je mond', 'over je heen', 'op je billen'],
     r11nudenl: ['blote', 'bloot', 'naakte', 'naakt', 'blote vrouw', 'naakte vrouw'],

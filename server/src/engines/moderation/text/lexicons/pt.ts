@@ -2906,7 +2906,6 @@ export const pt: Lexicon = {
     pay: ['pago', 'dou', 'recompensa'],
     whoever: ['quem', 'pra quem', 'para quem', 'a quem'],
     hurts: ['matar', 'mata', 'der uma facada', 'der um tiro', 'esfaquear', 'espancar', 'atropelar'],
-    person: ['deputado', 'politico', 'jornalista', 'jornalistas', 'manifestantes'],
     tuafamilia: [
       'sua mulher',
       'tua mulher',
@@ -4757,7 +4756,6 @@ export const pt: Lexicon = {
       'porrada*',
     ],
     gtantosurra: ['tao grande', 'tao feia', 'tao forte', 'tamanha', 'tao violenta', 'daquelas'],
-    gbola: ['na bola', 'no gol', 'na porta', 'no saco', 'na parede', 'no carro', 'na maquina'],
     gfaintpt: [
       'desmaiou',
       'desmaiar',
