@@ -8,6 +8,7 @@ import {
   scoreTextDetailed,
 } from '../../../src/engines/moderation/text/scoreText.js';
 import type { TextLanguage } from '../../../src/engines/moderation/text/languages.js';
+import { LEXICONS } from '../../../src/engines/moderation/text/lexicons/index.js';
 import {
   compileTerms,
   compileWildcardExceptions,
@@ -985,6 +986,17 @@ describe('scoring rules', () => {
     for (const w of [...Object.values(TEXT_WEIGHTS), ...Object.values(TEXT_DAMPING)]) {
       expect(w).toBeGreaterThan(0);
       expect(w).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
+describe('the lexicons themselves', () => {
+  it('every word class is used by some term (a class no term names is a rule never written)', () => {
+    for (const [lang, lex] of Object.entries(LEXICONS)) {
+      const { classes, ...rest } = lex!;
+      const text = JSON.stringify(rest) + JSON.stringify(classes);
+      const unused = Object.keys(classes).filter((name) => !text.includes(`{${name}}`));
+      expect(unused, lang).toEqual([]);
     }
   });
 });
