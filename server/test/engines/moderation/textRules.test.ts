@@ -1009,6 +1009,14 @@ describe('constructions: word classes and gaps', () => {
       compileTerms(terms, lang, lang === 'en' ? classes : {}),
     );
 
+  it('a malformed class slot is an error, not a term that silently never matches', () => {
+    for (const lang of ['en', 'zh'] as const) {
+      expect(() => compileTerms(['{body|poss} x'], lang, classes)).toThrow(/brace outside/);
+      expect(() => compileTerms(['{body x'], lang, classes)).toThrow(/brace outside/);
+      expect(() => compileTerms(['{nope} x'], lang, classes)).toThrow(/unknown word class/);
+    }
+  });
+
   it('matches a class slot and a gap of up to N words', () => {
     const term = ['crack ~2 {poss} {body}'];
     expect(find("I'll crack his skull", term)).toHaveLength(1);

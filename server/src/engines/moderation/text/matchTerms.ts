@@ -148,6 +148,11 @@ export function compileTerms(
 ): CompiledTerm[] {
   return terms.map((source) => {
     const norm = normalize(source, lang).trim();
+    // A brace outside a `{name}` slot (`{a|b}`, `{Name}`, `{name`) would be matched as literal text, so
+    // the term would silently never match.
+    if (/[{}]/.test(norm.replace(/\{[a-z0-9_]+\}/g, ''))) {
+      throw new Error(`lexicon term "${source}" has a brace outside a {name} word class slot`);
+    }
     // zh/ja terms are matched as regular expressions; their words are not used.
     const words = (isUnspaced(lang) ? '' : norm)
       .replace(/'/g, ' ')
