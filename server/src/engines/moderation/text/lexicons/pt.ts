@@ -57,6 +57,14 @@ export const pt: Lexicon = {
     'judiacao',
   ],
   classes: {
+    r15foundpt: ['descobri', 'descobrimos', 'ja descobri', 'achei', 'achamos', 'ja achei', 'encontrei', 'encontramos', 'consegui', 'ja tenho', 'ja sei', 'ja sabemos', 'a gente descobriu', 'a gente achou', 'a gente ja descobriu', 'a gente ja achou', 'ja descobrimos', 'ja achamos', 'ja temos', 'peguei'],
+    r15yourpt: ['teu', 'seu', 'o teu', 'o seu'],
+    r15lynchpt: ['amarr* ~4 poste', 'amarr* ~4 arvore', 'linchou', 'lincharam', 'linchado', 'linchados', 'espancou ~3 ladrao', 'espancaram ~3 ladrao', 'espancou ~3 bandido', 'espancaram ~3 bandido', 'espancou ~3 assaltante', 'espancaram ~3 assaltante', 'ladrao ~4 espancado', 'bandido ~4 espancado', 'justica com as proprias maos', 'justica pelas proprias maos'],
+    r15bravopt: ['ta de parabens', 'esta de parabens', 'estao de parabens', 'tao de parabens', 'tem que fazer mais', 'tinha que fazer mais', 'tem que ter mais', 'precisa de mais', 'fizeram bem', 'fez bem', 'mandaram bem', 'mandou bem', 'bem feito', 'merecem medalha', 'merece medalha', 'sao herois', 'e heroi', 'fizeram foi pouco', 'fez foi pouco', 'foi pouco', 'sao os verdadeiros herois'],
+    r15mustpt: ['tinha que ter', 'tem que ter', 'devia ter', 'deveria ter', 'devia haver', 'deveria haver', 'tinha que haver', 'precisa de', 'precisam de', 'precisavam de', 'mandar pra', 'mandar para', 'obrigar a fazer', 'obriga-los a fazer', 'obrigar eles a fazer'],
+    r15curept: ['cura gay', 'terapia de conversao', 'tratamento pra virar hetero', 'tratamento para virar hetero', 'tratamento pra deixar de ser gay', 'tratamento para deixar de ser gay'],
+    r15burdenpt: ['viver do rsi', 'viver de rsi', 'viver do rendimento social', 'viver de subsidio*', 'viver do subsidio', 'viver dos subsidios', 'viver do bolsa familia', 'viver de beneficios', 'viver de ajudas', 'viver da seguranca social', 'mamar no rsi', 'mamar nos subsidios', 'encher ~3 de lixo', 'encher ~3 de sujeira', 'trazer ~2 lixo', 'trazem ~2 lixo', 'trazem ~2 sujeira', 'trazem ~2 sujidade', 'trazer ~2 sujeira', 'sujar ~2 bairro*', 'so sujam'],
+    r15samept: ['e tudo igual', 'sao tudo igual', 'sao todos iguais', 'e tudo a mesma coisa', 'sao todos a mesma coisa', 'e tudo farinha do mesmo saco'],
     // Round 14: a price asked for sex («quanto cobras por uma queca?»), a beating someone 'deserves', drowning told on request.
     r14pricept: [
       'quanto cobras',
@@ -5813,6 +5821,9 @@ export const pt: Lexicon = {
       'enquanto e tempo',
     ],
     incitement: [
+      // Round 15.
+      '{r15lynchpt} ~12 {r15bravopt}',
+      '{r15bravopt} ~4 {r15lynchpt}',
       // Round 14: someone who 'deserves a few slaps' (a call to beat them; quoted and reported, it is damped).
       '{r14deservept} levar ~1 {r14slapspt}',
       '{r14deservept} ~1 apanhar ~1 {r14slapspt}',
@@ -6519,6 +6530,16 @@ export const pt: Lexicon = {
       'se for homem',
     ],
     veiled: [
+      // Round 15.
+      '{r15foundpt} ~2 {r15yourpt} endereco',
+      'dorme de olho aberto',
+      'dorme com um olho aberto',
+      'durma de olho aberto',
+      'durma com um olho aberto',
+      'dormir de olho aberto',
+      'dormir com um olho aberto',
+      'dorme com os olhos abertos',
+      'melhor dormir de olho aberto',
       'se abrir a boca',
       'se abrires a boca',
       'se voce abrir a boca',
@@ -7073,6 +7094,22 @@ export const pt: Lexicon = {
       'ciganada',
     ],
     groups: [
+      // Round 15.
+      'angolano',
+      'angolana',
+      'guineense',
+      'guineenses',
+      'cabo-verdianos',
+      'cabo verdianos',
+      'cabo-verdiano',
+      'senegaleses',
+      'nigerianos',
+      'paquistaneses',
+      'indianos',
+      'bengalis',
+      'marroquinos',
+      'romeno',
+      'nepales',
       'cadeirantes',
       'os cadeirantes',
       'paraplegicos',
@@ -7338,6 +7375,19 @@ export const pt: Lexicon = {
       'deviam estar presos',
     ],
     predicates: [
+      // Round 15.
+      '{group} e doente $',
+      '{group} sao doentes $',
+      '{group} e tudo doente',
+      '{group} sao tudo doente',
+      '{r15mustpt} ~2 {r15curept}',
+      '{r15curept} ~2 obrigatoria',
+      '{r15curept} ~2 para todos os {group}',
+      '{r15curept} ~2 pra todos os {group}',
+      '{group} ~6 {r11vempt} ~6 {r15burdenpt}',
+      '{group} ~4 {r15samept} ~10 {r15burdenpt}',
+      '{group} ~3 so vem ~3 {r15burdenpt}',
+      '{group} ~3 so querem ~3 {r15burdenpt}',
       // Round 14: a group that 'lives like monkeys'.
       '{group} ~2 vivem como macacos',
       '{group} ~2 viviam como macacos',
