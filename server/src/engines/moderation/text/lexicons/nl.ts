@@ -64,6 +64,14 @@ export const nl: Lexicon = {
     'verbranding*',
   ],
   classes: {
+    r15weapnl: ['boksbeugel*', 'knuppel*', 'honkbalknuppel*', 'ploertendoder*', 'wapenstok*', 'kettingen', 'ketting', 'stanleymes*', 'vlindermes*', 'messen', 'je mes', 'een mes', 'zwaailicht'],
+    r15grabnl: ['pakken we', 'grijpen we', 'rammen we', 'slaan we', 'we pakken', 'we grijpen', 'we rammen', 'we slaan'],
+    r15fansnl: ['*supporters', 'fans', '*fans', 'hooligans', 'ultras', 'harde kern'],
+    r15thrownl: ['gooi', 'smijt', 'mieter', 'gooi maar', 'we gooien', 'laten we', 'moet je', 'moeten we', 'iemand moet'],
+    r15firebombnl: ['molotov*', 'brandbom*', 'benzinebom*', 'een fles benzine', 'vuurwerkbom*', 'cobra'],
+    r15polnl: ['wethouder', 'burgemeester', 'minister', 'kamerlid', 'kamerleden', 'politicus', 'politici', 'raadslid', 'premier', 'journalist', 'journalisten', 'verslaggever'],
+    r15jewnl: ['joden', 'de joden', 'jood', 'die joden'],
+    r15mennl: ['mannen', 'kerels', 'gasten', 'vent', 'venten', 'mannen verkleed'],
     // Ronde 14: een prijs gevraagd voor seks of een nacht samen («hoeveel vraag je voor een nachtje bij mij thuis? ik betaal cash»); een ultimatum over geld naast een dreiging.
     r14asknl: [
       'hoeveel vraag je',
@@ -4699,6 +4707,12 @@ export const nl: Lexicon = {
       'manieren ~1 leren',
     ],
     incitement: [
+      // Round 15.
+      '{r15grabnl} ~1 die ~1 {r15fansnl} ~8 {r15weapnl}',
+      '{r15thrownl} ~3 {r15firebombnl} ~6 {r15polnl}',
+      '{r15firebombnl} ~6 {r15polnl} ~4 dan luistert',
+      'steek ~4 {r15polnl} ~3 in de fik',
+      'steek ~4 {r15polnl} ~3 in brand',
       // Ronde 13, verder getest: de school van een kind genoemd naast 'zou jammer zijn', een moordenaar met een standbeeld geëerd
       'die ~6 {r13shotnl} verdient een ~1 {r13eernl}',
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
@@ -5263,6 +5277,12 @@ export const nl: Lexicon = {
       'kom dan',
     ],
     veiled: [
+      // Round 15.
+      '{r15grabnl} ~1 die ~1 {r15fansnl}',
+      '{r15grabnl} ~1 de ~1 {r15fansnl}',
+      'neem* ~3 {r15weapnl} mee',
+      '{r15weapnl} ~2 mee ~4 na de wedstrijd',
+      'na de wedstrijd ~6 {r15weapnl} ~1 mee',
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
       'we kennen je auto',
       'we weten waar je parkeert',
@@ -6072,6 +6092,20 @@ export const nl: Lexicon = {
       'hadden nooit geboren moeten worden',
     ],
     predicates: [
+      // Round 15.
+      'joden en geld ~1 altijd',
+      'joden en geld ~3 hetzelfde verhaal',
+      'joden en hun geld',
+      '{r15jewnl} ~3 altijd ~2 met geld',
+      '{r15jewnl} ~4 alleen maar ~2 geld',
+      '{r15jewnl} zijn ~2 niet te vertrouwen',
+      '{r15jewnl} ~2 je nooit ~1 vertrouwen',
+      '{group} zijn ~1 gestoord*',
+      '{group} zijn ~1 geestesziek* $',
+      '{group} zijn ~1 psychisch ziek $',
+      '{group} zijn ~2 {r15mennl} in ~1 jurk*',
+      '{group} zijn ~2 {r15mennl} in ~1 rok*',
+      '{group} ~4 {r15mennl} in ~1 jurk* ~4 verbied*',
       '{group} ~2 leven als apen',
       '{group} ~2 leefden als apen',
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
