@@ -57,6 +57,15 @@ export const pt: Lexicon = {
     'judiacao',
   ],
   classes: {
+    r15wetpt: ['ficar encharcad*', 'ficarmos encharcad*', 'gozar', 'gozarmos', 'gozei', 'gozou', 'gozamos'],
+    r15workpt: ['escritorio', 'trabalho', 'firma', 'empresa', 'servico', 'shopping', 'avião', 'aviao', 'faculdade'],
+    r15prettypt: ['lindamente', 'bonito', 'bem bonito', 'rapidinho', 'facinho', 'que e uma beleza', 'como palha', 'feito palha'],
+    r15routept: ['que voce passa', 'que tu passas', 'que tu passa', 'onde voce passa', 'onde tu passas', 'que voce pega', 'que voce usa', 'por onde voce', 'por onde tu', 'que voce anda', 'onde voce anda'],
+    r15terrorpt: ['breivik', 'tarrant', 'o atirador', 'terrorista', 'o terrorista', 'os terroristas', 'o atirador de suzano', 'o atirador de realengo'],
+    r15rightpt: ['fez certo', 'fez o certo', 'estava certo', 'tava certo', 'tinha razao', 'fez bem', 'e um heroi', 'foi um heroi', 'heroi'],
+    r15repeatpt: ['tem que repetir', 'alguem tem que repetir', 'alguem devia repetir', 'precisa repetir', 'repetir a dose', 'fazer de novo', 'fizesse de novo', 'faca de novo', 'precisamos de mais', 'mais gente assim', 'que venham mais'],
+    r15rampt: ['joga o carro em cima', 'joga o carro por cima', 'jogar o carro em cima', 'jogar o carro por cima', 'passa o carro por cima', 'passar o carro por cima', 'passa com o carro por cima', 'atropelem', 'atropela esses', 'atropela logo', 'acelera em cima', 'acelera pra cima', 'tem que atropelar', 'devia atropelar', 'bora atropelar'],
+    r15crowdpt: ['manifestantes', 'dos manifestantes', 'desses manifestantes', 'protestantes', 'grevistas', 'esquerdistas', 'petistas', 'bolsonaristas', 'desses', 'dessa gente', 'ativistas', 'dos ativistas'],
     r15foundpt: ['descobri', 'descobrimos', 'ja descobri', 'achei', 'achamos', 'ja achei', 'encontrei', 'encontramos', 'consegui', 'ja tenho', 'ja sei', 'ja sabemos', 'a gente descobriu', 'a gente achou', 'a gente ja descobriu', 'a gente ja achou', 'ja descobrimos', 'ja achamos', 'ja temos', 'peguei'],
     r15yourpt: ['teu', 'seu', 'o teu', 'o seu'],
     r15lynchpt: ['amarr* ~4 poste', 'amarr* ~4 arvore', 'linchou', 'lincharam', 'linchado', 'linchados', 'espancou ~3 ladrao', 'espancaram ~3 ladrao', 'espancou ~3 bandido', 'espancaram ~3 bandido', 'espancou ~3 assaltante', 'espancaram ~3 assaltante', 'ladrao ~4 espancado', 'bandido ~4 espancado', 'justica com as proprias maos', 'justica pelas proprias maos'],
@@ -5034,6 +5043,19 @@ export const pt: Lexicon = {
       'clinica de massagem',
     ],
     explicit: [
+      // Round 15.
+      '$ senta na minha cara',
+      '$ senta aqui na minha cara',
+      'vem sentar na minha cara',
+      'quero ~3 sent* ~1 na minha cara',
+      'senta na minha cara quando',
+      'me cavalgou ~6 {r15wetpt}',
+      'cavalgou em mim',
+      'cavalgou no meu pau',
+      'sentou no meu pau',
+      'sentou em mim ~6 {r15wetpt}',
+      'fizemos no banheiro ~2 {r15workpt}',
+      'transamos ~2 no banheiro ~2 {r15workpt}',
       'comi a {r14workfpt} ~6 {r14workplacept}',
       'fodi a {r14workfpt}',
       'tracei a {r14workfpt}',
@@ -5677,6 +5699,10 @@ export const pt: Lexicon = {
       'torneio de',
     ],
     cues: [
+      // Round 15.
+      'casa de madeira',
+      'bela casa de madeira',
+      '{seusbens} e de madeira',
       // Round 14: advice, plans and small talk that the older lists counted as veiled threats (0.45, two a
       // violation): 'vai se arrepender se não vier à festa, tu vai ver', 'acidentes acontecem, cuidado na volta pra
       // casa', 'a que horas você sai? vou te encontrar para jantar' — now weaker pieces that need a veiled threat
@@ -5821,6 +5847,10 @@ export const pt: Lexicon = {
       'enquanto e tempo',
     ],
     incitement: [
+      // Round 15.
+      '{r15terrorpt} ~3 {r15rightpt} ~10 {r15repeatpt}',
+      '{r15terrorpt} ~12 {r15repeatpt}',
+      '{r15rampt} ~2 {r15crowdpt}',
       // Round 15.
       '{r15lynchpt} ~12 {r15bravopt}',
       '{r15bravopt} ~4 {r15lynchpt}',
@@ -6530,6 +6560,13 @@ export const pt: Lexicon = {
       'se for homem',
     ],
     veiled: [
+      // Round 15.
+      'queima* ~2 {r15prettypt}',
+      'pega* fogo ~2 {r15prettypt}',
+      'deve queimar ~2 {r15prettypt}',
+      'nao tem camera* ~4 {r15routept}',
+      'sem camera* ~4 {r15routept}',
+      'nenhuma camera ~4 {r15routept}',
       // Round 15.
       '{r15foundpt} ~2 {r15yourpt} endereco',
       'dorme de olho aberto',
