@@ -64,6 +64,16 @@ export const nl: Lexicon = {
     'verbranding*',
   ],
   classes: {
+    r15wetnl: ['doorweekt', 'kletsnat', 'zeiknat', 'klaarkwamen', 'klaarkwam', 'kwamen', 'helemaal leeg', 'drijfnat'],
+    r15worknl: ['wc van kantoor', 'wc op kantoor', 'wc van het werk', 'toilet van kantoor', 'toilet op kantoor', 'toilet van het werk', 'personeelstoilet', 'kantoortoilet', 'invalidentoilet', 'wc van de zaak'],
+    r15burnnicenl: ['zal prachtig branden', 'brandt ~2 prachtig', 'prachtig ~2 branden', 'mooi ~2 branden', 'brandt ~2 als een fakkel', 'gaat ~2 als een fakkel', 'brandt ~2 als een lucifer', 'staat zo in de fik', 'zo in de fik'],
+    r15walknl: ['doorloopt', 'loopt', 'fietst', 'langskomt', 'langsloopt', 'naar je werk', 'naar huis'],
+    r15terrornl: ['breivik', 'tarrant', 'de aanslagpleger', 'de schutter', 'de dader van alphen', 'die terrorist', 'de terrorist', 'terroristen'],
+    r15repeatnl: ['moet het herhalen', 'moet het ~1 overdoen', 'iemand moet het ~2 herhalen', 'iemand moet het ~2 overdoen', 'nog eens doen', 'meer van zulke', 'meer van dat soort', 'hopelijk volgt er', 'wie volgt'],
+    r15crowdnl: ['demonstranten', 'betogers', 'klimaatactivisten', 'activisten', 'die boeren', 'extinction rebellion', 'klimaatdrammers', 'klimaatklevers', 'demonstrant'],
+    r15curenl: ['verplicht in therapie', 'verplicht ~1 therapie', 'moeten genezen', 'genezen worden', 'moeten worden genezen', 'omgepoold worden', 'conversietherapie', 'homogenezing', 'bekeringstherapie'],
+    r15burdennl: ['leven van de uitkering', 'leven van een uitkering', 'leven van uitkeringen', 'van de bijstand', 'teren op', 'vreten van', 'brengen vuil mee', 'brengen ~2 vuil', 'brengen ~2 troep', 'maken alles vuil', 'maken er een zooi van', 'maken er een puinhoop van'],
+    r15samenl: ['zijn allemaal hetzelfde', 'allemaal hetzelfde', 'allemaal gelijk', 'zijn allemaal gelijk', 'allemaal een pot nat', 'een pot nat'],
     r15weapnl: ['boksbeugel*', 'knuppel*', 'honkbalknuppel*', 'ploertendoder*', 'wapenstok*', 'kettingen', 'ketting', 'stanleymes*', 'vlindermes*', 'messen', 'je mes', 'een mes', 'zwaailicht'],
     r15grabnl: ['pakken we', 'grijpen we', 'rammen we', 'slaan we', 'we pakken', 'we grijpen', 'we rammen', 'we slaan'],
     r15fansnl: ['*supporters', 'fans', '*fans', 'hooligans', 'ultras', 'harde kern'],
@@ -3967,6 +3977,18 @@ export const nl: Lexicon = {
       'massagesalon',
     ],
     explicit: [
+      // Round 15.
+      'reed ze me ~4 {r15wetnl}',
+      'ze reed me ~4 {r15wetnl}',
+      'reed me ~4 {r15wetnl}',
+      'ze bereed me',
+      'bereed ze me',
+      'kom op mijn gezicht zitten',
+      'ga op mijn gezicht zitten',
+      'kom ~1 op mijn gezicht zitten',
+      'op mijn gezicht komen zitten',
+      'wil ~3 op mijn gezicht ~1 zit',
+      'wil ~3 op mijn gezicht ~1 gaat zitten',
       // Ronde 14: een prijs gevraagd voor seks.
       '{r14asknl} ~1 voor ~2 {r14sexnl}',
       // Ronde 13, verder getest: een stiefmoeder-rollenspel, een handdoek weggetrokken, foto's van de kont, getrouwd-maar-verveeld-advertenties; een scheidsrechter op een brancard, benzine naar een moskee, verraders aan de lantaarnpaal; 'terug naar de jungle', een vrouw naar de keuken, 'nutteloze eters', kinderen van een groep na 'niet met' dieven genoemd
@@ -4215,6 +4237,11 @@ export const nl: Lexicon = {
       '{r11spraynl} {r11cumonnl}',
     ],
     sexual: [
+      // Round 15: 'we did it in the office toilet' (sexual, not explicit: 'it' can be a repair).
+      'deden het op de {r15worknl}',
+      'deden het ~1 op het {r15worknl}',
+      'het gedaan op de {r15worknl}',
+      'hebben het op de {r15worknl} gedaan',
       // Precision pass: in front of the webcam is a meeting or a job interview too; it counts beside another sexual word.
       'voor de webcam',
       // Ronde 14: een prijs gevraagd voor een nacht samen (een oppas of een hotel vraagt men het niet zo).
@@ -4610,6 +4637,12 @@ export const nl: Lexicon = {
       'overtreding',
     ],
     cues: [
+      // Round 15.
+      'mooi houten huis',
+      'mooi huis heb je',
+      'houten huis heb je',
+      'mooi huisje heb je',
+      'mooie auto heb je',
       // Ronde 14: een geldeis als voorwaarde («als je de borg niet terugbetaalt»), naast een verhulde dreiging.
       'als je ~4 niet {r14paynl}',
       'als je ~4 niet ~2 {r14paynl}',
@@ -4707,6 +4740,20 @@ export const nl: Lexicon = {
       'manieren ~1 leren',
     ],
     incitement: [
+      // Round 15.
+      '{r15terrornl} ~4 {r15repeatnl}',
+      '{r15terrornl} ~3 had gelijk ~10 {r15repeatnl}',
+      '{r15terrornl} ~2 is een held',
+      '{r15terrornl} ~2 was een held',
+      'rij ~4 in op ~2 {r15crowdnl}',
+      'rijd ~4 in op ~2 {r15crowdnl}',
+      'inrijden op ~2 {r15crowdnl}',
+      'rij ~3 {r15crowdnl} ~1 omver',
+      'rijd ~3 {r15crowdnl} ~1 omver',
+      'rij ~2 door ~2 {r15crowdnl} heen',
+      'gewoon ~1 overheen rijden ~3 {r15crowdnl}',
+      '{r15crowdnl} ~3 gewoon ~1 overrijden',
+      '{r15crowdnl} ~3 gewoon ~1 omverrijden',
       // Round 15.
       '{r15grabnl} ~1 die ~1 {r15fansnl} ~8 {r15weapnl}',
       '{r15thrownl} ~3 {r15firebombnl} ~6 {r15polnl}',
@@ -5277,6 +5324,20 @@ export const nl: Lexicon = {
       'kom dan',
     ],
     veiled: [
+      // Round 15.
+      'slaap ~2 met een oog open',
+      'slaap ~2 met een open oog',
+      'slaap maar ~2 met een oog open',
+      'ik weet je adres',
+      'ik ken je adres',
+      'ik heb je adres',
+      'we weten je adres',
+      'we hebben je adres',
+      'je adres gevonden',
+      'je adres ~2 gevonden',
+      '{r15burnnicenl}',
+      'geen camera* ~5 waar je ~4 {r15walknl}',
+      'geen camera* ~5 waar jij ~4 {r15walknl}',
       // Round 15.
       '{r15grabnl} ~1 die ~1 {r15fansnl}',
       '{r15grabnl} ~1 de ~1 {r15fansnl}',
@@ -6092,6 +6153,13 @@ export const nl: Lexicon = {
       'hadden nooit geboren moeten worden',
     ],
     predicates: [
+      // Round 15.
+      '{group} ~3 moeten ~3 {r15curenl}',
+      '{group} ~2 verplicht ~2 {r15curenl}',
+      'verplichte conversietherapie',
+      'verplichte homotherapie',
+      '{group} ~4 {r15samenl} ~10 {r15burdennl}',
+      '{group} ~3 komen ~4 {r15burdennl}',
       // Round 15.
       'joden en geld ~1 altijd',
       'joden en geld ~3 hetzelfde verhaal',
