@@ -1697,6 +1697,77 @@ export const ja: Lexicon = {
       '川に浮かぶ',
     ],
     jero: ['エロい', 'エッチな', 'えっちな', 'えろい', '過激な', '際どい', '裸の', '下着の'],
+    // Round 15: a car driven into a crowd, called for (あのデモ隊、明日車で突っ込んでやれよ).
+    jcrowd15: ['デモ隊', 'デモ参加者', '人混み', '群衆', '歩行者天国', '集会', 'パレード', '通行人', '行列'],
+    jramimp15: [
+      '突っ込んでやれ',
+      '突っ込んでやる',
+      '突っ込んでやりたい',
+      '突っ込んでやろう',
+      '突っ込め',
+      '突っ込んでくれ',
+      '突っ込んでほしい',
+      '轢いてやれ',
+      '轢いてやる',
+      '轢き殺してやれ',
+      '轢き殺せ',
+      'ひき殺せ',
+    ],
+    // Round 15: a killer admired and his deed promised again (犯人、正直尊敬する。俺もいつか同じことやる).
+    jme15: ['俺', '僕', '私', 'オレ', 'ボク', 'うち'],
+    jsame15: ['やる', 'やりたい', 'やってやる', 'する', 'したい', 'してやる', 'やるわ', 'やります'],
+    // Round 15: gore watched for fun (腹を裂かれて内臓が飛び出したまま這ってる動画、何回見ても飽きない).
+    jgore15: [
+      '内臓が飛び出',
+      '腹を裂かれ',
+      '首を切り落とされ',
+      '頭を撃ち抜かれ',
+      '目をえぐられ',
+      '指を切り落とされ',
+      '生きたまま焼かれ',
+      '皮を剥がれ',
+      '刺し殺され',
+      '殴り殺され',
+      '血まみれで~4這',
+    ],
+    jadmire15: ['尊敬する', '尊敬してる', '尊敬します', 'リスペクト', '崇拝', '憧れる', '憧れてる'],
+    jsexin15: [
+      'ぶち込みたい',
+      'ぶち込んでやる',
+      'ハメたい',
+      'ハメまくり',
+      '犯したい',
+      '犯してやる',
+      '突きまくり',
+    ],
+    jvid15: ['動画', '映像', '画像', '写真', '配信'],
+    jfun15: [
+      '飽きない',
+      '最高',
+      '興奮する',
+      '笑える',
+      '抜ける',
+      'たまらん',
+      'たまらない',
+      '癒される',
+      'ウケる',
+      '何回も見て',
+      '何度も見て',
+      '笑$',
+    ],
+    // Round 15: a benefit cut for a group (外人の生活保護打ち切れ).
+    jcut15: [
+      '打ち切れ',
+      '打ち切るべき',
+      '廃止しろ',
+      '廃止すべき',
+      'やめろ',
+      '止めろ',
+      '剥奪しろ',
+      '剥奪すべき',
+      'なくせ',
+      '無くせ',
+    ],
     jsexhole: ['ケツ', 'お尻', 'アナル', 'マンコ', 'まんこ', 'おまんこ'],
     jallnight: ['朝まで', '一晩中', '朝までずっと', 'めちゃくちゃに'],
     jemo: [
@@ -2140,6 +2211,9 @@ export const ja: Lexicon = {
   },
   // 容疑者 as the one beaten (容疑者の頭を机に叩きつけ) names the victim of a blow, not a news report of a suspect.
   notReporting: [
+    // Round 15: the killer of a named case admired (秋葉原の事件の犯人、正直尊敬する): 事件 names the case, it reports nothing.
+    '事件の{attacker}~6{jadmire15}',
+    '事件の{attacker}~6{jhero}',
     // Round 12: 首を落とされる (to have one's head cut off) holds the reporting とされる (is said to).
     '落とされる',
     // Round 11: a police station as the target of a petrol bomb, not the source of a report.
@@ -2322,6 +2396,10 @@ export const ja: Lexicon = {
       '突きまくっ',
       '後ろから~4突',
       'バックで突',
+      // Round 15: from behind, crude (バックでぶち込みたいわ); not a car (車をバックで入れたい).
+      'バックでぶち込',
+      'バックで犯し',
+      '後ろから{jsexin15}',
       'ハメたい',
       'ハメまくっ',
       'イカせ!ん',
@@ -3039,6 +3117,12 @@ export const ja: Lexicon = {
       '{pron}の{place}~6{harm_imp}',
       // Cheering an attack: 通り魔は英雄, もっと殺してくれればよかった.
       '{attacker}~6{jhero}',
+      // Round 15: admired, and the deed promised again (秋葉原の事件の犯人、正直尊敬する。俺もいつか同じことやる).
+      '{attacker}~6{jadmire15}',
+      '{attacker}~30{jme15}も~6同じこと~2{jsame15}',
+      // Round 15: a car into a crowd (あのデモ隊、明日車で突っ込んでやれよ).
+      '{jcrowd15}~12車で~2{jramimp15}',
+      '{jcrowd15}に~4{jramimp15}',
       'もっと~6殺してくれれば',
       'もっと~6殺せばよかった',
       '{harm_te}くれればよかった',
@@ -3551,6 +3635,8 @@ export const ja: Lexicon = {
       '城を燃や',
     ],
     graphic: [
+      // Round 15: gore watched for fun (内臓が飛び出したまま這ってる動画、何回見ても飽きない笑).
+      '{jgore15}~30{jvid15}~16{jfun15}',
       // Round 14: a massacre or a hanging asked for as a picture or a video (画像プロンプト：地下鉄で銃乱射、床に倒れた乗客、血まみれ).
       '{jpic14}~20{jmass14}~20{jgore}',
       '{jpic14}~20{jhang14}~20{jdying14}',
@@ -4066,6 +4152,8 @@ export const ja: Lexicon = {
       '{group}{jnot}いらない',
       '{group}{jnot}要らない',
       '{jright}~6いらない',
+      // Round 15
+      '{jright}~4{jcut15}',
       '{jright}~6要らない',
       '{jnation}に~2いらない',
       '{jnation}に~2要らない',
@@ -4128,6 +4216,12 @@ export const ja: Lexicon = {
       '{jarent}~4入店禁止',
       '{jarent}~4入居不可',
       '{jarent}~2不可$',
+      // Round 15: the group named, then called vermin with あいつら (外人の生活保護打ち切れ、あいつら寄生虫だよ).
+      '{group}~24{jthey13}~2{japest}$',
+      '{group}~24{jthey13}~2{japest}だ!らけ',
+      '{group}~24{jthey13}~2{japest}です',
+      '{group}~24{jthey13}~2{japest}じゃん',
+      '{group}~24{jthey13}~2{japest}ども',
       // A dehumanising word with a literal sense, said of the group (see japest).
       '{group}~4は~8{japest}だ!らけ',
       '{group}~4は~8{japest}$',

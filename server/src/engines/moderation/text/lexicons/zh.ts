@@ -1892,6 +1892,18 @@ export const zh: Lexicon = {
     zbaby: ['婴儿', '宝宝', '新生儿', '孩子', '小孩'],
     zthrowinto: ['扔进', '推进', '丢进', '抛进', '推下'],
     zriver: ['河', '江', '海', '湖', '井', '水库', '粪坑'],
+    // Round 15: sex just had, with the place (昨天在公司厕所跟同事做了).
+    zsexspot15: ['厕所', '车里', '车上', '酒店', '宾馆', '更衣室', '试衣间', '楼梯间', '电影院', '公园里'],
+    zwith15: ['跟', '和', '与'],
+    // Round 15: rivals beaten with weapons brought along (带上钢管，见到对面的人直接往死里打).
+    zweap15: ['钢管', '砍刀', '铁棍', '钢棍', '棍子', '木棍', '棒球棍', '甩棍', '西瓜刀', '开山刀', '刀'],
+    // Round 15: a driver who rammed people, praised (那个开车撞人的是替天行道，撞得好，再多撞几个).
+    zram15: ['开车撞人的', '撞人群的', '冲进人群的', '开车冲进人群的', '撞死人的', '开车撞死人的'],
+    zhero15: ['替天行道', '英雄', '好样的', '为民除害', '干得漂亮', '撞得好'],
+    zsee15: ['见到', '看到', '碰到', '遇到', '逮到', '抓到'],
+    zdeathhit15: ['打', '揍', '砍', '踢', '踹', '捅', '砸', '抽'],
+    // Round 15: sunk or thrown in the river (小心哪天被人沉到江里).
+    zsink15: ['沉到', '沉进', '沉入', '扔到', '扔进', '丢到', '丢进', '抛到', '抛进', '绑了扔进'],
     zcount: [
       '一',
       '两',
@@ -2868,6 +2880,13 @@ export const zh: Lexicon = {
       '把{zcowork14}{zboastw14}哈',
       '把{zcowork14}给{zboastw14}哈',
       '{znight14}~2{zprice}',
+      // Round 15: sex just had, told with the place (昨天在公司厕所跟同事做了，她叫得太大声); the clause
+      // ends after 做了 or the count follows (在酒店和前女友做了三次), not 在办公室跟同事做了个报表.
+      '在~6{zsexspot15}~4{zwith15}~8做了$',
+      '在~6{zsexspot15}~4{zwith15}~8做了{zcount}次$',
+      '在~6{zsexspot15}~4{zwith15}~8做了一整晚',
+      '在~6{zsexspot15}~4{zwith15}~8做了一晚上',
+      '在~6办公室~4{zwith15}~8做了$',
     ],
     sexual: [
       '做全套',
@@ -3571,6 +3590,19 @@ export const zh: Lexicon = {
       // Round 12
       '带上家伙~10往死里',
       '抄家伙~10往死里',
+      // Round 15: a car ramming praised and asked again; not 开车撞人的被抓了，干得好 (the arrest praised).
+      '{zram15}~3是{zhero15}',
+      '{zram15}~3是真{zhero15}',
+      '{zram15}~1{zhero15}',
+      '撞得好~8多撞几个',
+      '多撞几个~4{才解气|才好|就好了}',
+      // Round 15: weapons brought to a fight with rivals (带上钢管，见到对面的人直接往死里打).
+      '{zweap15}~20往死里{zdeathhit15}',
+      '{zsee15}~10往死里{zdeathhit15}',
+      // Round 15: sunk in the river (你再乱说话，小心哪天被人沉到江里).
+      // 被人, someone: not a wave at the beach (小心被浪推到海里).
+      '小心~8被人~4{zsink15}~2{zriver}',
+      '哪天~4被人~4{zsink15}~2{zriver}',
       // Round 12
       '{zprop}~4{znice}~16{zmishap}~10{zshame}',
       // Round 13
