@@ -1740,6 +1740,30 @@ export const ja: Lexicon = {
       '犯してやる',
       '突きまくり',
     ],
+    // Round 15 families written in ja from other languages' misses.
+    jsitface15: ['顔の上に座って', '顔に座って', '顔面に座って', '顔に跨って', '顔の上に跨って'],
+    jplease15: ['ほしい', '欲しい', 'くれ', 'ください', 'よ$', 'くれない'],
+    jhome15: ['家', '木造の家', 'お家', 'お宅', '一軒家'],
+    jburn15: ['燃えそう', 'よく燃える', '燃やしがい', '燃えたら綺麗'],
+    jyou15: ['お前', 'あんた', '君', 'てめえ', 'おまえ'],
+    jroute15: ['通勤', '通学', '帰り道', '帰宅', '毎朝', '毎晩'],
+    jnocam15: ['防犯カメラ', '監視カメラ', '街灯', '人通り'],
+    jmoney15: ['金', 'お金', 'カネ', '銀行', '金融', 'メディア', 'マスコミ', '政府', '世界', '経済'],
+    jctrl15: ['支配', '牛耳', '操って', '握って', '握ってる'],
+    jsexspot15: ['トイレ', '車', '車内', '更衣室', '試着室', '非常階段', '会議室', '公園', 'ラブホ', '倉庫'],
+    jdid15: [
+      'ヤった',
+      'ヤっちゃった',
+      'ヤりまくった',
+      'エッチした',
+      'エッチしちゃった',
+      'ハメた',
+      'セックスした',
+    ],
+    jher15: ['彼女', 'あの子', '嫁', 'セフレ', '女', '元カノ'],
+    jshake15: ['腰振', '腰を振', '腰ふ', '腰をふ'],
+    jtrans15: ['トランス', 'トランスジェンダー', 'トランス女性', 'トラ女', 'トランス女'],
+    jwore15: ['履いた', 'はいた', '穿いた'],
     jvid15: ['動画', '映像', '画像', '写真', '配信'],
     jfun15: [
       '飽きない',
@@ -2159,6 +2183,8 @@ export const ja: Lexicon = {
       'うではないか',
     ],
     before: ['決して', '絶対に', '反対'],
+    // Round 15: a claim called a conspiracy theory or a hoax after it (ユダヤ人が銀行を支配しているという陰謀論はデマだ).
+    refute: ['という陰謀論', 'って陰謀論', 'というデマ', 'はデマだ', 'は偏見だ', 'という偏見', 'は差別だ'],
     after: [
       // 殴ったことは一度もない: has never hit.
       'ことは一度もな',
@@ -2399,6 +2425,14 @@ export const ja: Lexicon = {
       // Round 15: from behind, crude (バックでぶち込みたいわ); not a car (車をバックで入れたい).
       'バックでぶち込',
       'バックで犯し',
+      // Round 15: sit on my face, asked (顔の上に座ってほしい); not 猫が顔の上に座ってきた.
+      '{jsitface15}{jplease15}',
+      '顔面騎乗',
+      // Round 15: sex just had, with the place (昨日会社のトイレでヤった); not トイレで宿題やった.
+      '{jsexspot15}で~8{jdid15}',
+      // Round 15: she rode me (彼女が上に乗って腰振ってきた); not a balance ball.
+      '{jher15}が~2上に乗って~4{jshake15}',
+      '{jher15}が~2跨って~4{jshake15}',
       '後ろから{jsexin15}',
       'ハメたい',
       'ハメまくっ',
@@ -3123,6 +3157,9 @@ export const ja: Lexicon = {
       // Round 15: a car into a crowd (あのデモ隊、明日車で突っ込んでやれよ).
       '{jcrowd15}~12車で~2{jramimp15}',
       '{jcrowd15}に~4{jramimp15}',
+      // Round 15: the reader's house, praised as a thing to burn (いい木造の家だな、よく燃えそうだ).
+      'いい{jhome15}だな~4{jburn15}',
+      '{jyou15}の{jhome15}~8{jburn15}',
       'もっと~6殺してくれれば',
       'もっと~6殺せばよかった',
       '{harm_te}くれればよかった',
@@ -3362,6 +3399,9 @@ export const ja: Lexicon = {
       '一歩でも出たら',
     ],
     veiled: [
+      // Round 15: no camera on the reader's way (お前が通勤で通る路地、防犯カメラないよな).
+      '{jyou15}が~2{jroute15}~10{jnocam15}~3ない',
+      '{jyou15}の{jroute15}~10{jnocam15}~3ない',
       '燃えたら~6もったいない~2な',
       '燃えたら~6もったいないね',
       '毎日~6無事に',
@@ -4218,6 +4258,11 @@ export const ja: Lexicon = {
       '{jarent}~2不可$',
       // Round 15: the group named, then called vermin with あいつら (外人の生活保護打ち切れ、あいつら寄生虫だよ).
       '{group}~24{jthey13}~2{japest}$',
+      // Round 15: the Jews said to rule money (ユダヤ人が銀行と金を支配している).
+      '{group}が~10{jmoney15}を~3{jctrl15}',
+      // Round 15: trans people called mentally ill men to be banned (トランスはスカート履いた精神病の男).
+      '{jtrans15}は~12精神病の男',
+      '{jtrans15}~12スカート~3{jwore15}~6男',
       '{group}~24{jthey13}~2{japest}だ!らけ',
       '{group}~24{jthey13}~2{japest}です',
       '{group}~24{jthey13}~2{japest}じゃん',

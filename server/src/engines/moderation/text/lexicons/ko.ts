@@ -400,6 +400,65 @@ export const ko: Lexicon = {
     kdark15: ['cctv*', '씨씨티비*', '가로등*', '블랙박스*', '사람도*'],
     // Round 15: kept from women's spaces (여자 화장실 쓰게 하지 마).
     kbreak15: ['부서지는', '부러지는', '으스러지는', '바스러지는', '깨지는'],
+    // Round 15 families written in ko from other languages' misses.
+    kseat15: [
+      '앉아줘*',
+      '앉아 줘*',
+      '앉아봐*',
+      '앉아 봐*',
+      '앉아주라*',
+      '앉아 주라*',
+      '앉아달라*',
+      '앉아 달라*',
+      '앉아주면*',
+      '앉아 주면*',
+    ],
+    kyourhome15: ['너네 집*', '너희 집*', '니네 집*', '네 집*', '당신 집*', '너네 가게*', '니 집*'],
+    kburnok15: ['불 잘 붙겠*', '잘 타겠*', '불 잘 붙을*', '타면 볼만하*', '불타면 예쁘*', '불타면 장관*'],
+    kriver15: ['한강에', '강에', '바다에', '저수지에', '강물에', '한강에서', '바다에서'],
+    kfloat15: [
+      '떠오를 수도*',
+      '떠오를 거*',
+      '떠오르게 될*',
+      '떠오르고 싶*',
+      '떠다니게 될*',
+      '떠다닐 수도*',
+      '떠다닐 거*',
+      '시체로*',
+    ],
+    kkname15: ['브레이비크*', '브레이빅*', '태런트*', '조승희*'],
+    kright15: ['옳았*', '잘했*', '영웅*', '맞았*', '멋있*', '존경*'],
+    kjews15: ['유대인*', '유태인*', '유대 놈*', '유태 놈*'],
+    kmoney15: ['은행*', '돈*', '금융*', '언론*', '미디어*', '세계*', '경제*', '할리우드*'],
+    kctrl15: ['장악*', '지배*', '쥐고*', '조종*', '주무르*', '틀어쥐*'],
+    kthatnat15: [
+      '걔네 나라 사람들*',
+      '그 나라 사람들*',
+      '저 나라 사람들*',
+      '그 나라 놈들*',
+      '걔네 나라 놈들*',
+      '저 나라 놈들*',
+    ],
+    kwelfare15: [
+      '생활보호 받으면서*',
+      '기초수급 받으면서*',
+      '세금 축내*',
+      '복지 빨아먹*',
+      '더러움만*',
+      '범죄만*',
+      '쓰레기만*',
+    ],
+    kgorev15: [
+      '찌르는',
+      '찔리는',
+      '목 자르는',
+      '목 베는',
+      '참수하는',
+      '맞아 죽는',
+      '두들겨 맞는',
+      '불타 죽는',
+    ],
+    kfun15: ['스트레스 풀림*', '스트레스 풀려*', '꿀잼*', '개웃기*', '존잼*', '힐링*', '짜릿*', '개꿀잼*'],
     knear15: [
       '학교 근처에*',
       '애들 근처에*',
@@ -3054,6 +3113,10 @@ export const ko: Lexicon = {
       '들어가게 하지 마*',
       '쓰게 하면 안*',
       '쓰면 안 돼*',
+      // Round 15: the condition of an ultimatum (조심 안 하면 한강에 떠오를 수도 있어).
+      '조심 안 하면',
+      '말 안 들으면',
+      '입 안 다물면',
     ],
     // 편견: what was just said called prejudice ('...머리가 나쁘다는 건 편견이다').
     // 적이 없다: has never (아내를 때린 적이 없다, he has never hit his wife).
@@ -3389,6 +3452,9 @@ export const ko: Lexicon = {
       '{kmotel15} ~2 {kcnt15} 번 {kdidn15}',
       '{kcarspot15} ~2 {kcnt15} 번 {kdid14}',
       '{kher15} 위에서 ~2 방아*',
+      // Round 15: sit on my face, asked (내 얼굴 위에 앉아줘); not 고양이가 얼굴 위에 앉아서 깼어.
+      '얼굴 위에 {kseat15}',
+      '얼굴에 {kseat15}',
       // Round 13
       '유사성행위 가능 !{knotad13}',
     ],
@@ -3843,6 +3909,10 @@ export const ko: Lexicon = {
       '슈팅*',
     ],
     incitement: [
+      // Round 15: floating in the river (조심 안 하면 한강에 떠오를 수도 있어); not the sun rising over it.
+      '{kriver15} {kfloat15}',
+      // Round 15: a mass killer named and approved (브레이비크가 옳았어).
+      '{kkname15} ~2 {kright15}',
       '이빨 다 나간*',
       '이빨 다 나갈*',
       '이빨 나간*',
@@ -4288,6 +4358,8 @@ export const ko: Lexicon = {
       '책임은 내가*',
     ],
     veiled: [
+      // Round 15: the reader's house, a thing that would burn well (너네 집 나무집이던데 불 잘 붙겠더라).
+      '{kyourhome15} ~6 {kburnok15}',
       // Round 15: the reader's way to work known, no camera on it (너 출근길에 지나는 골목 CCTV 없더라).
       '{kyou15} ~1 {kroute15} ~6 {kdark15} ~2 없*',
       '{kyou15} ~1 {kroute15} ~3 다 알아*',
@@ -4532,6 +4604,8 @@ export const ko: Lexicon = {
       '{kvictof} 목을 ~2 {kstrangle}',
       // Round 15: bones heard breaking and the screams enjoyed (뼈 부서지는 소리 나면서 비명 지르더라 ㅋㅋ).
       '뼈 {kbreak15} 소리* ~8 비명*',
+      // Round 15: a person hurt on video, watched for fun (사람 칼로 찌르는 영상 보면 스트레스 풀림).
+      '사람* ~3 {kgorev15} 영상* ~6 {kfun15}',
       '비명* ~8 뼈 {kbreak15} 소리*',
       '{ktool} ~3 {kpartobj} ~2 {kstrike}',
       '{ktool} ~3 {kpartobj} ~2 {kblow}',
@@ -5112,6 +5186,10 @@ export const ko: Lexicon = {
       '{group} ~3 정신병 걸린 {kmanw15}',
       '{group} ~3 {kmadis15}',
       '{group} ~24 {kwroom15} ~2 {kkeep15}',
+      // Round 15: the Jews said to hold the money (유대인들이 은행이랑 돈을 다 장악하고 있음).
+      '{kjews15} ~1 {kmoney15} ~4 {kctrl15}',
+      // Round 15: a nationality all alike, on welfare, bringing dirt.
+      '{kthatnat15} ~3 똑같* ~8 {kwelfare15}',
       '{korent} ~2 출입 금지',
       '{korent} ~2 출입금지',
       '{korent} ~2 안 받음',
