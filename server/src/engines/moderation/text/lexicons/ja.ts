@@ -1697,6 +1697,101 @@ export const ja: Lexicon = {
       '川に浮かぶ',
     ],
     jero: ['エロい', 'エッチな', 'えっちな', 'えろい', '過激な', '際どい', '裸の', '下着の'],
+    // Round 15: a car driven into a crowd, called for (あのデモ隊、明日車で突っ込んでやれよ).
+    jcrowd15: ['デモ隊', 'デモ参加者', '人混み', '群衆', '歩行者天国', '集会', 'パレード', '通行人', '行列'],
+    jramimp15: [
+      '突っ込んでやれ',
+      '突っ込んでやる',
+      '突っ込んでやりたい',
+      '突っ込んでやろう',
+      '突っ込め',
+      '突っ込んでくれ',
+      '突っ込んでほしい',
+      '轢いてやれ',
+      '轢いてやる',
+      '轢き殺してやれ',
+      '轢き殺せ',
+      'ひき殺せ',
+    ],
+    // Round 15: a killer admired and his deed promised again (犯人、正直尊敬する。俺もいつか同じことやる).
+    jme15: ['俺', '僕', '私', 'オレ', 'ボク', 'うち'],
+    jsame15: ['やる', 'やりたい', 'やってやる', 'する', 'したい', 'してやる', 'やるわ', 'やります'],
+    // Round 15: gore watched for fun (腹を裂かれて内臓が飛び出したまま這ってる動画、何回見ても飽きない).
+    jgore15: [
+      '内臓が飛び出',
+      '腹を裂かれ',
+      '首を切り落とされ',
+      '頭を撃ち抜かれ',
+      '目をえぐられ',
+      '指を切り落とされ',
+      '生きたまま焼かれ',
+      '皮を剥がれ',
+      '刺し殺され',
+      '殴り殺され',
+      '血まみれで~4這',
+    ],
+    jadmire15: ['尊敬する', '尊敬してる', '尊敬します', 'リスペクト', '崇拝', '憧れる', '憧れてる'],
+    jsexin15: [
+      'ぶち込みたい',
+      'ぶち込んでやる',
+      'ハメたい',
+      'ハメまくり',
+      '犯したい',
+      '犯してやる',
+      '突きまくり',
+    ],
+    // Round 15 families written in ja from other languages' misses.
+    jsitface15: ['顔の上に座って', '顔に座って', '顔面に座って', '顔に跨って', '顔の上に跨って'],
+    jplease15: ['ほしい', '欲しい', 'くれ', 'ください', 'よ$', 'くれない'],
+    jhome15: ['家', '木造の家', 'お家', 'お宅', '一軒家'],
+    jburn15: ['燃えそう', 'よく燃える', '燃やしがい', '燃えたら綺麗'],
+    jyou15: ['お前', 'あんた', '君', 'てめえ', 'おまえ'],
+    jroute15: ['通勤', '通学', '帰り道', '帰宅', '毎朝', '毎晩'],
+    jnocam15: ['防犯カメラ', '監視カメラ', '街灯', '人通り'],
+    jmoney15: ['金', 'お金', 'カネ', '銀行', '金融', 'メディア', 'マスコミ', '政府', '世界', '経済'],
+    jctrl15: ['支配', '牛耳', '操って', '握って', '握ってる'],
+    jsexspot15: ['トイレ', '車', '車内', '更衣室', '試着室', '非常階段', '会議室', '公園', 'ラブホ', '倉庫'],
+    jdid15: [
+      'ヤった',
+      'ヤっちゃった',
+      'ヤりまくった',
+      'エッチした',
+      'エッチしちゃった',
+      'ハメた',
+      'セックスした',
+    ],
+    jher15: ['彼女', 'あの子', '嫁', 'セフレ', '女', '元カノ'],
+    jshake15: ['腰振', '腰を振', '腰ふ', '腰をふ'],
+    jtrans15: ['トランス', 'トランスジェンダー', 'トランス女性', 'トラ女', 'トランス女'],
+    jwore15: ['履いた', 'はいた', '穿いた'],
+    jvid15: ['動画', '映像', '画像', '写真', '配信'],
+    jfun15: [
+      '飽きない',
+      '最高',
+      '興奮する',
+      '笑える',
+      '抜ける',
+      'たまらん',
+      'たまらない',
+      '癒される',
+      'ウケる',
+      '何回も見て',
+      '何度も見て',
+      '笑$',
+    ],
+    // Round 15: a benefit cut for a group (外人の生活保護打ち切れ).
+    jcut15: [
+      '打ち切れ',
+      '打ち切るべき',
+      '廃止しろ',
+      '廃止すべき',
+      'やめろ',
+      '止めろ',
+      '剥奪しろ',
+      '剥奪すべき',
+      'なくせ',
+      '無くせ',
+    ],
     jsexhole: ['ケツ', 'お尻', 'アナル', 'マンコ', 'まんこ', 'おまんこ'],
     jallnight: ['朝まで', '一晩中', '朝までずっと', 'めちゃくちゃに'],
     jemo: [
@@ -2088,6 +2183,8 @@ export const ja: Lexicon = {
       'うではないか',
     ],
     before: ['決して', '絶対に', '反対'],
+    // Round 15: a claim called a conspiracy theory or a hoax after it (ユダヤ人が銀行を支配しているという陰謀論はデマだ).
+    refute: ['という陰謀論', 'って陰謀論', 'というデマ', 'はデマだ', 'は偏見だ', 'という偏見', 'は差別だ'],
     after: [
       // 殴ったことは一度もない: has never hit.
       'ことは一度もな',
@@ -2140,6 +2237,9 @@ export const ja: Lexicon = {
   },
   // 容疑者 as the one beaten (容疑者の頭を机に叩きつけ) names the victim of a blow, not a news report of a suspect.
   notReporting: [
+    // Round 15: the killer of a named case admired (秋葉原の事件の犯人、正直尊敬する): 事件 names the case, it reports nothing.
+    '事件の{attacker}~6{jadmire15}',
+    '事件の{attacker}~6{jhero}',
     // Round 12: 首を落とされる (to have one's head cut off) holds the reporting とされる (is said to).
     '落とされる',
     // Round 11: a police station as the target of a petrol bomb, not the source of a report.
@@ -2322,6 +2422,18 @@ export const ja: Lexicon = {
       '突きまくっ',
       '後ろから~4突',
       'バックで突',
+      // Round 15: from behind, crude (バックでぶち込みたいわ); not a car (車をバックで入れたい).
+      'バックでぶち込',
+      'バックで犯し',
+      // Round 15: sit on my face, asked (顔の上に座ってほしい); not 猫が顔の上に座ってきた.
+      '{jsitface15}{jplease15}',
+      '顔面騎乗',
+      // Round 15: sex just had, with the place (昨日会社のトイレでヤった); not トイレで宿題やった.
+      '{jsexspot15}で~8{jdid15}',
+      // Round 15: she rode me (彼女が上に乗って腰振ってきた); not a balance ball.
+      '{jher15}が~2上に乗って~4{jshake15}',
+      '{jher15}が~2跨って~4{jshake15}',
+      '後ろから{jsexin15}',
       'ハメたい',
       'ハメまくっ',
       'イカせ!ん',
@@ -3039,6 +3151,15 @@ export const ja: Lexicon = {
       '{pron}の{place}~6{harm_imp}',
       // Cheering an attack: 通り魔は英雄, もっと殺してくれればよかった.
       '{attacker}~6{jhero}',
+      // Round 15: admired, and the deed promised again (秋葉原の事件の犯人、正直尊敬する。俺もいつか同じことやる).
+      '{attacker}~6{jadmire15}',
+      '{attacker}~30{jme15}も~6同じこと~2{jsame15}',
+      // Round 15: a car into a crowd (あのデモ隊、明日車で突っ込んでやれよ).
+      '{jcrowd15}~12車で~2{jramimp15}',
+      '{jcrowd15}に~4{jramimp15}',
+      // Round 15: the reader's house, praised as a thing to burn (いい木造の家だな、よく燃えそうだ).
+      'いい{jhome15}だな~4{jburn15}',
+      '{jyou15}の{jhome15}~8{jburn15}',
       'もっと~6殺してくれれば',
       'もっと~6殺せばよかった',
       '{harm_te}くれればよかった',
@@ -3278,6 +3399,9 @@ export const ja: Lexicon = {
       '一歩でも出たら',
     ],
     veiled: [
+      // Round 15: no camera on the reader's way (お前が通勤で通る路地、防犯カメラないよな).
+      '{jyou15}が~2{jroute15}~10{jnocam15}~3ない',
+      '{jyou15}の{jroute15}~10{jnocam15}~3ない',
       '燃えたら~6もったいない~2な',
       '燃えたら~6もったいないね',
       '毎日~6無事に',
@@ -3551,6 +3675,8 @@ export const ja: Lexicon = {
       '城を燃や',
     ],
     graphic: [
+      // Round 15: gore watched for fun (内臓が飛び出したまま這ってる動画、何回見ても飽きない笑).
+      '{jgore15}~30{jvid15}~16{jfun15}',
       // Round 14: a massacre or a hanging asked for as a picture or a video (画像プロンプト：地下鉄で銃乱射、床に倒れた乗客、血まみれ).
       '{jpic14}~20{jmass14}~20{jgore}',
       '{jpic14}~20{jhang14}~20{jdying14}',
@@ -4066,6 +4192,8 @@ export const ja: Lexicon = {
       '{group}{jnot}いらない',
       '{group}{jnot}要らない',
       '{jright}~6いらない',
+      // Round 15
+      '{jright}~4{jcut15}',
       '{jright}~6要らない',
       '{jnation}に~2いらない',
       '{jnation}に~2要らない',
@@ -4128,6 +4256,17 @@ export const ja: Lexicon = {
       '{jarent}~4入店禁止',
       '{jarent}~4入居不可',
       '{jarent}~2不可$',
+      // Round 15: the group named, then called vermin with あいつら (外人の生活保護打ち切れ、あいつら寄生虫だよ).
+      '{group}~24{jthey13}~2{japest}$',
+      // Round 15: the Jews said to rule money (ユダヤ人が銀行と金を支配している).
+      '{group}が~10{jmoney15}を~3{jctrl15}',
+      // Round 15: trans people called mentally ill men to be banned (トランスはスカート履いた精神病の男).
+      '{jtrans15}は~12精神病の男',
+      '{jtrans15}~12スカート~3{jwore15}~6男',
+      '{group}~24{jthey13}~2{japest}だ!らけ',
+      '{group}~24{jthey13}~2{japest}です',
+      '{group}~24{jthey13}~2{japest}じゃん',
+      '{group}~24{jthey13}~2{japest}ども',
       // A dehumanising word with a literal sense, said of the group (see japest).
       '{group}~4は~8{japest}だ!らけ',
       '{group}~4は~8{japest}$',

@@ -100,6 +100,8 @@ const GROUPS = [
   '게이*',
   '레즈비언*',
   '트랜스젠더*',
+  // Round 15: the short form (트젠은 그냥 정신병 걸린 남자들이야).
+  '트젠*',
   '성소수자*',
   '조선족*',
   '중국인*',
@@ -375,6 +377,164 @@ export const ko: Lexicon = {
     // Slept with only where no one naps (not 야근하다 사무실에서 후배랑 같이 잤다).
     kodd14: ['탕비실에서', '화장실에서', '비상계단에서', '탈의실에서'],
     kslept14: ['잤*', '자버렸*'],
+    // Round 15: sex just had, counted, at a motel or in a car (어제 모텔에서 세 번 했는데 아직도 허리가 얼얼함).
+    kmotel15: ['모텔에서', '모텔 가서', '러브호텔에서', '모텔방에서', '무인텔에서'],
+    kcarspot15: ['차에서', '차 안에서', '뒷좌석에서', '화장실에서', '탈의실에서'],
+    kcnt15: ['한', '두', '세', '네', '다섯', '여섯', '{num}'],
+    kdidn15: ['했는데*', '했음*', '했다*', '했어*', '했지*', '해버렸*', '함 ㅋ*'],
+    // Round 15: she rode me (걔 위에서 완전 잘 움직이더라).
+    kher15: ['걔', '걔가', '여친이', '여친', '그녀가', '그녀', '누나가'],
+    kwaist15: ['허리 돌리*', '허리를 돌리*', '허리 흔들*', '허리를 흔들*', '방아 찧*', '방아를 찧*'],
+    kride15: [
+      '움직이*',
+      '허리 돌리*',
+      '허리를 돌리*',
+      '허리 흔들*',
+      '허리를 흔들*',
+      '방아 찧*',
+      '방아를 찧*',
+    ],
+    // Round 15: the reader's way to work known, with no camera or light on it (너 출근길에 지나는 골목 CCTV 없더라).
+    kyou15: ['너', '네', '니', '당신', '너네'],
+    kroute15: ['출근길*', '퇴근길*', '등굣길*', '하굣길*', '귀갓길*', '산책길*', '집 가는 길*', '다니는 길*'],
+    kdark15: ['cctv*', '씨씨티비*', '가로등*', '블랙박스*', '사람도*'],
+    // Round 15: kept from women's spaces (여자 화장실 쓰게 하지 마).
+    kbreak15: ['부서지는', '부러지는', '으스러지는', '바스러지는', '깨지는'],
+    // Round 15 families written in ko from other languages' misses.
+    kseat15: [
+      '앉아줘*',
+      '앉아 줘*',
+      '앉아봐*',
+      '앉아 봐*',
+      '앉아주라*',
+      '앉아 주라*',
+      '앉아달라*',
+      '앉아 달라*',
+      '앉아주면*',
+      '앉아 주면*',
+    ],
+    kyourhome15: ['너네 집*', '너희 집*', '니네 집*', '네 집*', '당신 집*', '너네 가게*', '니 집*'],
+    kburnok15: ['불 잘 붙겠*', '잘 타겠*', '불 잘 붙을*', '타면 볼만하*', '불타면 예쁘*', '불타면 장관*'],
+    kriver15: ['한강에', '강에', '바다에', '저수지에', '강물에', '한강에서', '바다에서'],
+    kfloat15: [
+      '떠오를 수도*',
+      '떠오를 거*',
+      '떠오르게 될*',
+      '떠오르고 싶*',
+      '떠다니게 될*',
+      '떠다닐 수도*',
+      '떠다닐 거*',
+      '시체로*',
+    ],
+    kkname15: ['브레이비크*', '브레이빅*', '태런트*', '조승희*'],
+    kright15: ['옳았*', '잘했*', '영웅*', '맞았*', '멋있*', '존경*'],
+    kjews15: ['유대인*', '유태인*', '유대 놈*', '유태 놈*'],
+    kmoney15: ['은행*', '돈*', '금융*', '언론*', '미디어*', '세계*', '경제*', '할리우드*'],
+    kctrl15: ['장악*', '지배*', '쥐고*', '조종*', '주무르*', '틀어쥐*'],
+    kthatnat15: [
+      '걔네 나라 사람들*',
+      '그 나라 사람들*',
+      '저 나라 사람들*',
+      '그 나라 놈들*',
+      '걔네 나라 놈들*',
+      '저 나라 놈들*',
+    ],
+    kwelfare15: [
+      '생활보호 받으면서*',
+      '기초수급 받으면서*',
+      '세금 축내*',
+      '복지 빨아먹*',
+      '더러움만*',
+      '범죄만*',
+      '쓰레기만*',
+    ],
+    kgorev15: [
+      '찌르는',
+      '찔리는',
+      '목 자르는',
+      '목 베는',
+      '참수하는',
+      '맞아 죽는',
+      '두들겨 맞는',
+      '불타 죽는',
+    ],
+    kfun15: ['스트레스 풀림*', '스트레스 풀려*', '꿀잼*', '개웃기*', '존잼*', '힐링*', '짜릿*', '개꿀잼*'],
+    knear15: [
+      '학교 근처에*',
+      '애들 근처에*',
+      '아이들 근처에*',
+      '놀이터 근처에*',
+      '유치원 근처에*',
+      '우리 동네에*',
+      '우리 동네*',
+    ],
+    kwroom15: [
+      '여자 화장실*',
+      '여자화장실*',
+      '여탕*',
+      '여자 탈의실*',
+      '여자 목욕탕*',
+      '여성 전용*',
+      '여자 경기*',
+    ],
+    kkeep15: [
+      '쓰게 하지 마*',
+      '쓰게 하면 안*',
+      '못 쓰게*',
+      '쓰면 안 돼*',
+      '들어오게 하지 마*',
+      '못 들어오게*',
+      '들어가게 하지 마*',
+      '출입 금지*',
+      '출입금지*',
+    ],
+    // Said, not done: 정신병 걸린 남자들이야, not 정신병 걸린 남자를 도와줬어.
+    kmanw15: [
+      '남자야*',
+      '남자들이야*',
+      '남자임*',
+      '남자들임*',
+      '남자다*',
+      '남자일 뿐*',
+      '남자들일 뿐*',
+      '놈들이야*',
+      '놈들임*',
+      '새끼들이야*',
+      '새끼들임*',
+      '거야*',
+      '거임*',
+      '사람들이야*',
+      '사람들임*',
+      '애들이야*',
+      '애들임*',
+    ],
+    kpsyobj15: [
+      '환자를',
+      '환자들을',
+      '환자들에게',
+      '환자에게',
+      '환자와',
+      '환자들과',
+      '걸린',
+      '치료*',
+      '연구*',
+      '병동*',
+      '병원*',
+    ],
+    kmadis15: [
+      '정신병 환자야*',
+      '정신병 환자임*',
+      '정신병 환자다*',
+      '정신병 환자들이야*',
+      '정신병 환자들임*',
+      '정신병 환자일 뿐*',
+      '정신병자야*',
+      '정신병자임*',
+      '정신병자다*',
+      '정신병자들이야*',
+      '정신병자들임*',
+      '정신병자일 뿐*',
+    ],
     // 'Did it' with laughter at once (했다ㅋㅋ) is sexual, not explicit: 생일파티는 탕비실에서 후배랑 했다ㅋㅋ.
     kdid14: ['했다 ㅋ*', '했음 ㅋ*', '했어 ㅋ*', '해버렸다 ㅋ*', '해버림 ㅋ*'],
     kplayer14: ['선수는', '선수들은', '선수가', '선수들이', '선수들', '선수'],
@@ -1294,6 +1454,9 @@ export const ko: Lexicon = {
       '내리쳤*',
       '내려치*',
       '내려쳤*',
+      // Round 15: 망치로 손등을 내려찍으니까.
+      '내려찍*',
+      '내리찍*',
       '후려치*',
       '후려쳤*',
       '후려갈*',
@@ -2937,6 +3100,25 @@ export const ko: Lexicon = {
       '감옥 안',
       '교회 안',
       '성당 안',
+      // Round 15: 못 inside an exclusion or a fear, not a denial of the claim (애들 근처에 못 오게 해야 돼; 무서워서 이태원 못 가겠음).
+      '못 오게*',
+      '못 들어오게*',
+      '못 다니게*',
+      '못 가게*',
+      '못 쓰게*',
+      '못 가겠*',
+      '못 다니겠*',
+      '못 나가겠*',
+      '못 살겠*',
+      '쓰게 하지 마*',
+      '들어오게 하지 마*',
+      '들어가게 하지 마*',
+      '쓰게 하면 안*',
+      '쓰면 안 돼*',
+      // Round 15: the condition of an ultimatum (조심 안 하면 한강에 떠오를 수도 있어).
+      '조심 안 하면',
+      '말 안 들으면',
+      '입 안 다물면',
     ],
     // 편견: what was just said called prejudice ('...머리가 나쁘다는 건 편견이다').
     // 적이 없다: has never (아내를 때린 적이 없다, he has never hit his wife).
@@ -3268,6 +3450,13 @@ export const ko: Lexicon = {
       '{krp13} ~16 옷을 ~2 벗고 ~6 {kbegme14}',
       '{kwkspot14} ~2 {kmate14} ~1 떡쳤*',
       '{kodd14} ~2 {kmate14} {kslept14}',
+      // Round 15: counted, at a motel (모텔에서 세 번 했는데), in a car with a laugh (차에서 두 번 했음 ㅋㅋ).
+      '{kmotel15} ~2 {kcnt15} 번 {kdidn15}',
+      '{kcarspot15} ~2 {kcnt15} 번 {kdid14}',
+      '{kher15} 위에서 ~2 방아*',
+      // Round 15: sit on my face, asked (내 얼굴 위에 앉아줘); not 고양이가 얼굴 위에 앉아서 깼어.
+      '얼굴 위에 {kseat15}',
+      '얼굴에 {kseat15}',
       // Round 13
       '유사성행위 가능 !{knotad13}',
     ],
@@ -3278,6 +3467,9 @@ export const ko: Lexicon = {
       '소리 참느라*',
       '신음 참느라*',
       '들킬 뻔했*',
+      // Round 15: she rode me (걔 위에서 완전 잘 움직이더라), the back sore after (허리가 얼얼함).
+      '{kher15} 위에서 ~3 {kride15}',
+      '내 위에서 ~3 {kwaist15}',
       '스페셜 서비스*',
       '특별 서비스*',
       '스페셜 케어*',
@@ -3569,6 +3761,11 @@ export const ko: Lexicon = {
   },
   violence: {
     cues: [
+      // Round 15: watch your mouth, as the ultimatum after a veiled threat.
+      '말조심해*',
+      '말조심하는 게*',
+      '입조심해*',
+      '입 조심해*',
       // Round 14: the reader's son told not to act up (네 아들 축구할 때 너무 나대지 말라고 해).
       '나대지 말라고*',
       '까불지 말라고*',
@@ -3714,6 +3911,10 @@ export const ko: Lexicon = {
       '슈팅*',
     ],
     incitement: [
+      // Round 15: floating in the river (조심 안 하면 한강에 떠오를 수도 있어); not the sun rising over it.
+      '{kriver15} {kfloat15}',
+      // Round 15: a mass killer named and approved (브레이비크가 옳았어).
+      '{kkname15} ~2 {kright15}',
       '이빨 다 나간*',
       '이빨 다 나갈*',
       '이빨 나간*',
@@ -4159,6 +4360,11 @@ export const ko: Lexicon = {
       '책임은 내가*',
     ],
     veiled: [
+      // Round 15: the reader's house, a thing that would burn well (너네 집 나무집이던데 불 잘 붙겠더라).
+      '{kyourhome15} ~6 {kburnok15}',
+      // Round 15: the reader's way to work known, no camera on it (너 출근길에 지나는 골목 CCTV 없더라).
+      '{kyou15} ~1 {kroute15} ~6 {kdark15} ~2 없*',
+      '{kyou15} ~1 {kroute15} ~3 다 알아*',
       '집 어딘지 다 알아*',
       '집 어딘지 알아*',
       '어디 사는지 다 알아*',
@@ -4398,6 +4604,11 @@ export const ko: Lexicon = {
       // Blows against a person: 여자의 머리를 발로 차서, 남편의 목을 졸랐고, 그의 얼굴을 테이블에 처박았다.
       '{kvictof} {kpartobj} ~3 {kblow}',
       '{kvictof} 목을 ~2 {kstrangle}',
+      // Round 15: bones heard breaking and the screams enjoyed (뼈 부서지는 소리 나면서 비명 지르더라 ㅋㅋ).
+      '뼈 {kbreak15} 소리* ~8 비명*',
+      // Round 15: a person hurt on video, watched for fun (사람 칼로 찌르는 영상 보면 스트레스 풀림).
+      '사람* ~3 {kgorev15} 영상* ~6 {kfun15}',
+      '비명* ~8 뼈 {kbreak15} 소리*',
       '{ktool} ~3 {kpartobj} ~2 {kstrike}',
       '{ktool} ~3 {kpartobj} ~2 {kblow}',
       // With what: 야구 방망이로 그를 때려서, 아들을 허리띠로 때려서, 남자를 발로 찼다.
@@ -4837,6 +5048,13 @@ export const ko: Lexicon = {
     ],
     exclusion: [
       '꺼져*',
+      // Round 15: kept from coming (애들 근처에 못 오게 해야 돼); 못 here is the exclusion (negation.local).
+      '못 오게 해야*',
+      '못 들어오게 해야*',
+      '못 오게 막아야*',
+      '못 들어오게 막아야*',
+      '{knear15} ~2 못 오게*',
+      '{knear15} ~2 얼씬도 못*',
       // Orders and obligations only: 고향으로 돌아가는 (going home for the holidays) is no expulsion.
       '나가라*',
       '{group} 나가야*',
@@ -4966,6 +5184,14 @@ export const ko: Lexicon = {
       '{group} {kplayer14} ~6 {kban14} !{ksaid14}',
       // Round 14: a notice that turns a group away (외국인, 흑인 사절).
       '{korent} ~2 사절 $',
+      // Round 15: trans people called mentally ill men, kept out of women's spaces (트젠은 그냥 정신병 걸린 남자들이야, 여자 화장실 쓰게 하지 마).
+      '{group} ~3 정신병 걸린 {kmanw15}',
+      '{group} ~3 {kmadis15}',
+      '{group} ~24 {kwroom15} ~2 {kkeep15}',
+      // Round 15: the Jews said to hold the money (유대인들이 은행이랑 돈을 다 장악하고 있음).
+      '{kjews15} ~1 {kmoney15} ~4 {kctrl15}',
+      // Round 15: a nationality all alike, on welfare, bringing dirt.
+      '{kthatnat15} ~3 똑같* ~8 {kwelfare15}',
       '{korent} ~2 출입 금지',
       '{korent} ~2 출입금지',
       '{korent} ~2 안 받음',
@@ -5055,7 +5281,8 @@ export const ko: Lexicon = {
       '{kwoman} ~6 관리직* ~2 무리*',
       '{group} 따위 ~3 가치도 없*',
       '{group} ~4 살 가치*',
-      '{group} ~1 정신병*',
+      // Round 15: not the group's member caring for the ill (게이 친구가 정신병 환자들을 돕는 간호사야).
+      '{group} ~1 정신병* !{kpsyobj15}',
       '{group} ~4 치료받아야*',
       '{group} ~4 치료해야*',
       '{group} ~1 거짓말쟁이*',

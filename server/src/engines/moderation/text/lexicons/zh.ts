@@ -1892,6 +1892,66 @@ export const zh: Lexicon = {
     zbaby: ['婴儿', '宝宝', '新生儿', '孩子', '小孩'],
     zthrowinto: ['扔进', '推进', '丢进', '抛进', '推下'],
     zriver: ['河', '江', '海', '湖', '井', '水库', '粪坑'],
+    // Round 15: sex just had, with the place (昨天在公司厕所跟同事做了).
+    zsexspot15: ['厕所', '车里', '车上', '酒店', '宾馆', '更衣室', '试衣间', '楼梯间', '电影院', '公园里'],
+    zwith15: ['跟', '和', '与'],
+    // Round 15: rivals beaten with weapons brought along (带上钢管，见到对面的人直接往死里打).
+    zweap15: ['钢管', '砍刀', '铁棍', '钢棍', '棍子', '木棍', '棒球棍', '甩棍', '西瓜刀', '开山刀', '刀'],
+    // Round 15: a driver who rammed people, praised (那个开车撞人的是替天行道，撞得好，再多撞几个).
+    zram15: ['开车撞人的', '撞人群的', '冲进人群的', '开车冲进人群的', '撞死人的', '开车撞死人的'],
+    zhero15: ['替天行道', '英雄', '好样的', '为民除害', '干得漂亮', '撞得好'],
+    // Round 15 families written in zh from other languages' misses.
+    zsitface15: [
+      '坐我脸上吧',
+      '坐在我脸上吧',
+      '想让你坐我脸上',
+      '想让你坐在我脸上',
+      '来坐我脸上',
+      '过来坐我脸上',
+      '坐到我脸上来',
+    ],
+    zfoundaddr15: [
+      '找到你家地址',
+      '查到你家地址',
+      '知道你家地址',
+      '摸到你家地址',
+      '找到你住哪',
+      '查到你住哪',
+    ],
+    zburnlook15: [
+      '烧起来一定很好看',
+      '烧起来肯定很好看',
+      '烧起来一定很漂亮',
+      '烧起来肯定很壮观',
+      '着起火来一定很好看',
+      '烧起来应该很好看',
+    ],
+    zyourroute15: ['你上班', '你下班', '你回家', '你上学', '你放学', '你每天'],
+    znocam15: ['没有监控', '没监控', '没有摄像头', '没摄像头', '没有路灯', '没路灯'],
+    zkname15: ['布雷维克', '塔兰特', '麦克维'],
+    zright15: ['做得对', '干得好', '干得漂亮', '是对的', '是英雄', '没做错', '是好样的'],
+    zgorev15: [
+      '被砍头',
+      '被斩首',
+      '被活活打死',
+      '被剖腹',
+      '肠子流出来',
+      '被爆头',
+      '被捅死',
+      '被活活烧死',
+      '被割喉',
+    ],
+    zgorefun15: ['解压', '过瘾', '真爽', '好爽', '百看不厌', '看不腻', '上头', '下饭'],
+    zthatnat15: ['那个国家的人', '他们国家的人', '那国人', '那边来的人', '这些外国人', '那些外国人'],
+    zwelf15: ['靠救济金', '靠低保', '吃救济', '领救济', '靠福利', '吃福利', '带来脏乱', '又脏又乱', '只会偷'],
+    zsated15: ['才解气', '才好', '就好了', '才痛快'],
+    zvid15: ['视频', '录像', '片子', '直播'],
+    zhouse15: ['房子', '木头房子', '木房子', '别墅', '小楼', '店', '铺子', '车'],
+    zman15: ['男人', '男的', '变态'],
+    zsee15: ['见到', '看到', '碰到', '遇到', '逮到', '抓到'],
+    zdeathhit15: ['打', '揍', '砍', '踢', '踹', '捅', '砸', '抽'],
+    // Round 15: sunk or thrown in the river (小心哪天被人沉到江里).
+    zsink15: ['沉到', '沉进', '沉入', '扔到', '扔进', '丢到', '丢进', '抛到', '抛进', '绑了扔进'],
     zcount: [
       '一',
       '两',
@@ -2868,6 +2928,15 @@ export const zh: Lexicon = {
       '把{zcowork14}{zboastw14}哈',
       '把{zcowork14}给{zboastw14}哈',
       '{znight14}~2{zprice}',
+      // Round 15: sex just had, told with the place (昨天在公司厕所跟同事做了，她叫得太大声); the clause
+      // ends after 做了 or the count follows (在酒店和前女友做了三次), not 在办公室跟同事做了个报表.
+      '在~6{zsexspot15}~4{zwith15}~8做了$',
+      '在~6{zsexspot15}~4{zwith15}~8做了{zcount}次$',
+      '在~6{zsexspot15}~4{zwith15}~8做了一整晚',
+      '在~6{zsexspot15}~4{zwith15}~8做了一晚上',
+      '在~6办公室~4{zwith15}~8做了$',
+      // Round 15: sit on my face, asked (坐我脸上吧); not 猫坐我脸上把我叫醒.
+      '{zsitface15}',
     ],
     sexual: [
       '做全套',
@@ -3571,6 +3640,23 @@ export const zh: Lexicon = {
       // Round 12
       '带上家伙~10往死里',
       '抄家伙~10往死里',
+      // Round 15: a car ramming praised and asked again; not 开车撞人的被抓了，干得好 (the arrest praised).
+      '{zram15}~3是{zhero15}',
+      '{zram15}~3是真{zhero15}',
+      '{zram15}~1{zhero15}',
+      '撞得好~8多撞几个',
+      '多撞几个~4{zsated15}',
+      // Round 15: the reader's house burning, admired (你家那木头房子真漂亮，烧起来一定很好看).
+      '你~4{zhouse15}~12{zburnlook15}',
+      // Round 15: a mass killer named and approved (布雷维克做得对).
+      '{zkname15}~2{zright15}',
+      // Round 15: weapons brought to a fight with rivals (带上钢管，见到对面的人直接往死里打).
+      '{zweap15}~20往死里{zdeathhit15}',
+      '{zsee15}~10往死里{zdeathhit15}',
+      // Round 15: sunk in the river (你再乱说话，小心哪天被人沉到江里).
+      // 被人, someone: not a wave at the beach (小心被浪推到海里).
+      '小心~8被人~4{zsink15}~2{zriver}',
+      '哪天~4被人~4{zsink15}~2{zriver}',
       // Round 12
       '{zprop}~4{znice}~16{zmishap}~10{zshame}',
       // Round 13
@@ -3720,6 +3806,13 @@ export const zh: Lexicon = {
       '再敢说',
     ],
     veiled: [
+      // Round 15: the address found, sleep with one eye open (我找到你家地址了，晚上睡觉睁一只眼).
+      '{zfoundaddr15}',
+      '睡觉~2睁一只眼',
+      '睁一只眼睡觉',
+      // Round 15: no camera on the reader's way (你上班走的那条巷子没有监控).
+      '{zyourroute15}~8{znocam15}',
+      '应该有人再来一次',
       '可别出什么事',
       '别出什么意外',
       '出点什么事',
@@ -4054,6 +4147,8 @@ export const zh: Lexicon = {
       '出了事故~10横着出去',
     ],
     graphic: [
+      // Round 15: killing watched for fun (看人被砍头的视频真解压).
+      '{zgorev15}~4{zvid15}~8{zgorefun15}',
       // Round 14: a massacre or a hanging asked for as a picture or a video (提示词：地铁里有人持枪扫射，乘客倒在血泊中).
       '{zpic14}~20{zmass14}~20{zhgore}',
       '{zstory}~20{zmass14}~20{zhgore}',
@@ -4574,6 +4669,10 @@ export const zh: Lexicon = {
       '离他们远一点',
     ],
     predicates: [
+      // Round 15: a nationality all alike, on welfare, bringing dirt (那个国家的人都一样，靠救济金过活，带来脏乱).
+      '{zthatnat15}~4都一样~16{zwelf15}',
+      // Round 15: trans people called mentally ill men (跨性别者就是穿裙子的精神病男人).
+      '{group}~10精神病~2{zman15}',
       // Round 14: racist abuse at a match: the other side's 'monkeys', Black players 'should be banned'.
       '{zside14}~10{zthem14}猴子',
       '{zside14}~10{zthem14}黑猴子',
