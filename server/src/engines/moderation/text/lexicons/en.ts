@@ -177,6 +177,19 @@ export const en: Lexicon = {
       'elliot rodger',
       'mcveigh',
     ],
+    r15caught: [
+      'nobody noticed',
+      'no one noticed',
+      'almost got caught',
+      'nearly got caught',
+      'she was so loud',
+      'he was so loud',
+      'without a condom',
+      'twice',
+      'three times',
+      'nobody heard',
+      'no one heard',
+    ],
     r15man: ['man', 'men', 'guy', 'guys', 'bloke', 'blokes', 'dude', 'dudes'],
     r15dawn: ['sunrise', 'dawn', 'morning', 'the morning', 'sunup'],
     r15river: ['river', 'thames', 'canal', 'lake', 'harbour', 'harbor', 'sea', 'docks', 'quarry'],
@@ -5438,7 +5451,7 @@ export const en: Lexicon = {
       'the way {r14pron} rode me !to !home !around !back !in !on',
       'we {r11bang} in the ~2 {r12sexplace}',
       '{r11bang} in the back of ~2 {r12sexplace}',
-      'we did it in the ~2 {r15toilet} !too !first !ourselves !and',
+      'we did it in the ~2 {r15toilet} ~8 {r15caught}',
       'had sex in the ~2 {r12sexplace}',
       // Round 14: sexting about what would be done to the reader in bed; a referee to be beaten after the match until he cannot see; the vote as history's biggest mistake; football fans calling Black players monkeys and wanting them out of the league; not the French word for an erection in a child's biology question
       // Not a head or a door: "banged my head on the door from the office" (a person from a department)
@@ -6430,6 +6443,9 @@ export const en: Lexicon = {
       'zombies',
     ],
     cues: [
+      // Round 15 (blind set 15)
+      'watch your mouth !guard* !ulcer* !hygiene',
+      'careful what you say',
       // Round 13, probed further: a child's school named beside 'be a pity if', a killer hailed with a statue
       'school your ~1 {r13kiden} goes to',
       'school your ~1 {r13kiden} go to',
@@ -6584,8 +6600,6 @@ export const en: Lexicon = {
       // Round 15 (blind set 15)
       '{gnicew} ~2 {r15house} ~5 {r15would} burn* ~1 {r15nicely} $',
       '{r15house} ~2 {r15would} burn* ~1 {r15nicely} $',
-      'no {r15cctv} ~5 {r15route} you {r15take} ~1 {r15dest}',
-      '{r15route} you {r15take} ~1 {r15dest} ~4 no {r15cctv}',
       'end up ~5 at the bottom of the {r15river}',
       '{attacker} did it right',
       '{attacker} ~1 was right',
@@ -7377,6 +7391,9 @@ export const en: Lexicon = {
       'shall i',
     ],
     veiled: [
+      // Round 15 (blind set 15)
+      'no {r15cctv} ~5 {r15route} you {r15take} ~1 {r15dest}',
+      '{r15route} you {r15take} ~1 {r15dest} ~4 no {r15cctv}',
       // Round 13, probed further: a child's school named beside 'be a pity if', a killer hailed with a statue
       // Not a family's wish: "it would be a pity if you didn't make it home for Christmas"
       'be a pity if ~2 {p13who} did not make it home !with !for !from !in !until !before !after !on !at !early !late',

@@ -6096,6 +6096,9 @@ export const es: Lexicon = {
       'arbitro',
     ],
     cues: [
+      // Round 15 (blind set 15)
+      'mide tus palabras',
+      'cuidadito con lo que dices',
       // Round 12: the reader's children asleep, a debt to pay, the school gate
       'mientras {tufamilia} duerm*',
       'pagame antes del',
@@ -6219,7 +6222,6 @@ export const es: Lexicon = {
       'vas a acabar en una bolsa de basura',
       'acabaras ~6 en el fondo ~2 {r15esriv} $',
       '{r15esbonita} ~1 {r15escasa} ~6 {r15esarder} $',
-      'no hay {r15escam} ~5 {r15escalle} ~4 que ~1 {r15esvas} ~1 {r15esdest}',
       '{r15eskiller} ~4 es un {hero}',
       '{r15eskiller} hizo lo correcto',
       '{r15eskiller} tenia razon',
@@ -6958,6 +6960,7 @@ export const es: Lexicon = {
     ],
     veiled: [
       // Round 15 (blind set 15)
+      'no hay {r15escam} ~5 {r15escalle} ~4 que ~1 {r15esvas} ~1 {r15esdest}',
       'encontre tu direccion',
       'tengo tu direccion',
       '$ duerme con un ojo abierto',

@@ -6232,6 +6232,9 @@ export const fr: Lexicon = {
       'au basket',
     ],
     cues: [
+      // Round 15 (blind set 15)
+      'surveille ta langue',
+      'tourne sept fois ta langue',
       // Round 14: a visit announced in a friendly sentence ('sur le chemin du retour, on passe te voir') is a cue, not a veiled threat
       'on passe te voir',
       'on va passer te voir',
@@ -6377,8 +6380,6 @@ export const fr: Lexicon = {
       'tu ~2 finir ~6 au fond ~2 {r15frriv} $',
       'tu vas finir dans un sac poubelle',
       '{r15frjoli} ~1 {r15frmaison} ~6 {r15frbrule} $',
-      'pas de {r15frcam} ~5 {r15frrue} que tu ~1 prends ~1 {r15frdest}',
-      '{r15frrue} que tu ~1 prends ~1 {r15frdest} ~4 pas de {r15frcam}',
       '{r15frkiller} ~4 est un {hero}',
       '{r15frkiller} a eu raison',
       '{r15frkiller} avait raison',
@@ -7105,6 +7106,8 @@ export const fr: Lexicon = {
     ],
     veiled: [
       // Round 15 (blind set 15)
+      'pas de {r15frcam} ~5 {r15frrue} que tu ~1 prends ~1 {r15frdest}',
+      '{r15frrue} que tu ~1 prends ~1 {r15frdest} ~4 pas de {r15frcam}',
       'j ai trouve ton adresse',
       'j ai ton adresse',
       '$ dors d un ~1 oeil',
