@@ -102,15 +102,7 @@ export const en: Lexicon = {
       'way',
     ],
     r15take: ['take', 'walk', 'walk through', 'cut through', 'use'],
-    r15knux: [
-      'knuckleduster*',
-      'knuckle duster*',
-      'brass knuckles',
-      'machetes',
-      'iron bars',
-      'crowbars',
-      'flick knives',
-    ],
+    r15knux: ['knuckleduster*', 'knuckle duster*', 'brass knuckles', 'knuckle dusters'],
     r15ref: [
       'referee',
       'ref',

@@ -87,18 +87,6 @@ export const it: Lexicon = {
       'ascensore',
       'nell ascensore',
     ],
-    r15itpub: [
-      'dell ufficio',
-      'del locale',
-      'del treno',
-      'dell aereo',
-      'della discoteca',
-      'del bar',
-      'del cinema',
-      'del lavoro',
-      'del ristorante',
-      'della palestra',
-    ],
     r15itbella: ['bella', 'bellina', 'carina', 'bella la', 'bel', 'proprio una bella'],
     r15itcasa: [
       'casa',
