@@ -86,6 +86,28 @@ export const de: Lexicon = {
     'verletzbar*',
   ],
   classes: {
+    r15devid: ['video', 'das video', 'clip', 'vid'],
+    r15degore: [
+      'kehle durchgeschnitten',
+      'enthauptet',
+      'kopf abgeschnitten',
+      'aufgeschlitzt',
+      'lebendig verbrannt',
+      'bei lebendigem leib',
+      'kopf abgehackt',
+      'die kehle aufgeschlitzt',
+    ],
+    r15defun: [
+      'immer wieder',
+      'lol',
+      'haha*',
+      'in dauerschleife',
+      'feier ich',
+      'so lustig',
+      'zu geil',
+      'ich feier',
+      'kann nicht aufhoren',
+    ],
     r15degeil: ['geile', 'geiler', 'geilen', 'geiles', 'geil', 'richtig geile', 'mega geile'],
     r15desie: [
       'sie',
@@ -6617,6 +6639,8 @@ export const de: Lexicon = {
       'mit dem {r10weapsg}',
     ],
     graphic: [
+      // Round 15 (blind set 15)
+      '{r15devid} ~8 {r15degore} ~10 {r15defun}',
       '{gdepict} ~10 {gperson} ~6 {r12hangedde}',
       '{gbeschreib} ~12 {r12limbsde} ~3 {r12offppde} wird',
       '{gbeschreib} ~12 {r12limbsde} ~3 {r12offppde} werden',

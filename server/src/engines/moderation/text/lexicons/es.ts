@@ -42,6 +42,36 @@ export const es: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['atropelladamente', 'fusil', 'fusiles', 'mariquita*'],
   classes: {
+    r15esvid: ['video', 'el video', 'clip', 'vid'],
+    r15esgore: [
+      'degollado',
+      'degollada',
+      'decapitado',
+      'decapitada',
+      'destripado',
+      'destripada',
+      'tripas fuera',
+      'le abren la barriga',
+      'abierto en canal',
+      'quemado vivo',
+      'quemada viva',
+      'le cortan la cabeza',
+      'le cortan el cuello',
+      'desollado vivo',
+    ],
+    r15esfun: [
+      'jaja*',
+      'jsjs*',
+      'en bucle',
+      'no me canso',
+      'me parto',
+      'que risa',
+      'lol',
+      'me encanta verlo',
+      'lo he visto mil veces',
+      'lo he visto diez veces',
+      'lo he visto cien veces',
+    ],
     r15esref: [
       'arbitro',
       'ese arbitro',
@@ -7137,6 +7167,8 @@ export const es: Lexicon = {
       'acaba en {gcuneta}',
     ],
     graphic: [
+      // Round 15 (blind set 15)
+      '{r15esvid} ~8 {r15esgore} ~10 {r15esfun}',
       // Round 14: a roleplay where the reader is a teacher who undresses and asks how she wants to be fucked; a prompt for a realistic picture of a kneeling man shot in the back of the head, blood spattering the wall; football fans calling the other side's players monkeys and wanting Black players out of the league
       // Not a match won: "les dimos una paliza" names no blindness or broken body
       '{r14esdamos} hasta que no {r14espueda} {r14esver} $',

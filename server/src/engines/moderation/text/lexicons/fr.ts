@@ -120,6 +120,47 @@ export const fr: Lexicon = {
     'attaquant*',
   ],
   classes: {
+    r15frpers: [
+      'journalistes',
+      'ces journalistes',
+      'les journalistes',
+      'politiciens',
+      'ces politiciens',
+      'les politiciens',
+      'politicards',
+      'ces politicards',
+      'les deputes',
+      'ces deputes',
+      'les ministres',
+      'ces ministres',
+      'les traitres',
+      'ces traitres',
+      'les juges',
+      'ces juges',
+    ],
+    r15frvid: ['video', 'la video', 'clip', 'vid'],
+    r15frgore: [
+      'egorge',
+      'decapite',
+      'eventre',
+      'se fait egorger',
+      'se fait decapiter',
+      'tete coupee',
+      'gorge tranchee',
+      'brule vif',
+      'ecorche vif',
+    ],
+    r15frfun: [
+      'en boucle',
+      'mdr',
+      'ptdr',
+      'lol',
+      'trop drole',
+      'je kiffe',
+      'je me lasse pas',
+      'jamais je m en lasse',
+      'trop marrant',
+    ],
     r15frtoil: [
       'toilettes',
       'les toilettes',
@@ -6377,6 +6418,10 @@ export const fr: Lexicon = {
     ],
     incitement: [
       // Round 15 (blind set 15)
+      '$ lynchez ~2 {r15frpers}',
+      '$ pendez ~2 {r15frpers}',
+      '{r15frpers} ~2 merite* la corde $',
+      'faut ~2 lyncher ~2 {r15frpers}',
       'tu ~2 finir ~6 au fond ~2 {r15frriv} $',
       'tu vas finir dans un sac poubelle',
       '{r15frjoli} ~1 {r15frmaison} ~6 {r15frbrule} $',
@@ -7301,6 +7346,8 @@ export const fr: Lexicon = {
       '{tafamille} ~1 vont payer',
     ],
     graphic: [
+      // Round 15 (blind set 15)
+      '{r15frvid} ~8 {r15frgore} ~10 {r15frfun}',
       // Round 13
       '{r13frwrite} ~4 scene ou ~15 brul* vif*',
       '{r13frwrite} ~4 scene ou ~15 brul* viv*',

@@ -46,6 +46,38 @@ export const it: Lexicon = {
     'strozzatur*',
   ],
   classes: {
+    r15itshould: ['dovrebbe', 'dovrebbero', 'bisognerebbe', 'bisogna', 'qualcuno deve', 'qualcuno dovrebbe'],
+    r15itvid: ['video', 'il video', 'filmato', 'clip'],
+    r15itgore: [
+      'sgozzato',
+      'sgozzata',
+      'decapitato',
+      'decapitata',
+      'sventrato',
+      'sventrata',
+      'testa mozzata',
+      'gola tagliata',
+      'bruciato vivo',
+      'bruciata viva',
+      'scuoiato',
+      'scuoiata',
+      'gli tagliano la testa',
+      'gli tagliano la gola',
+    ],
+    r15itfun: [
+      'lo riguardo',
+      'la riguardo',
+      'riguardo sempre',
+      'in loop',
+      'troppo divertente',
+      'mi fa morire',
+      'ahah*',
+      'ahahah*',
+      'lol',
+      'non mi stanco',
+      'che ridere',
+      'mi fa ridere',
+    ],
     r15itgen: [
       'tuo cazzo',
       'tua figa',
@@ -5497,6 +5529,9 @@ export const it: Lexicon = {
     ],
     incitement: [
       // Round 15 (blind set 15)
+      '{r15itshould} investire ~2 {r15itmanif}',
+      '{r15itmanif} ~2 andrebbero investiti',
+      '{r15itmanif} ~2 vanno investiti',
       'fare la fine di chi parla troppo',
       'fara la fine di chi parla troppo',
       'farai la fine di chi parla troppo',
@@ -6259,6 +6294,8 @@ export const it: Lexicon = {
       'lo aspettiamo fuori',
     ],
     graphic: [
+      // Round 15 (blind set 15)
+      '{r15itvid} ~8 {r15itgore} ~10 {r15itfun}',
       // Round 14: a mafia boss dissolving a traitor in acid while still alive is no video-game boss; 'sarebbe un peccato se si facesse spezzare le gambe'; a mass shooter hailed as an example to follow; football fans calling the other side's players monkeys and wanting Black players out of the league; a group said to live like monkeys
       'sciogli* ~4 nell acido ~4 ancora viv*',
       'sciogli* ~4 nell acido ~12 urla',
