@@ -86,6 +86,20 @@ export const de: Lexicon = {
     'verletzbar*',
   ],
   classes: {
+    r15dejud: ['juden', 'die juden', 'der jude'],
+    r15degeld: ['geld', 'das geld', 'die banken', 'kohle', 'die kohle', 'die finanzen', 'zinsen'],
+    r15dealways: [
+      'immer dieselbe geschichte',
+      'immer das gleiche',
+      'immer dasselbe',
+      'typisch',
+      'was fur eine uberraschung',
+      'wie immer',
+      'wen wunderts',
+      'welch zufall',
+    ],
+    r15defenster: ['fenster', 'haus', 'buro', 'auto', 'tur', 'wohnung', 'wahlkreisburo'],
+    r15dewirf: ['werft', 'wirf', 'schmeisst', 'schmeiss', 'man sollte', 'sollte man', 'jemand sollte'],
     r15devid: ['video', 'das video', 'clip', 'vid'],
     r15degore: [
       'kehle durchgeschnitten',
@@ -4780,6 +4794,10 @@ export const de: Lexicon = {
     'laut {lautsource}',
   ],
   notReporting: [
+    // Round 15: 'always the same story' tells no story (an antisemitic trope: 'Juden und Geld, immer dieselbe Geschichte')
+    'immer dieselbe geschichte',
+    'immer die gleiche geschichte',
+    'immer die selbe geschichte',
     'aussage vor gericht',
     'vor gericht aussagst',
     'vor gericht aussagen',
@@ -5203,6 +5221,9 @@ export const de: Lexicon = {
       'ganz ohne was an',
     ],
     sexual: [
+      // Round 15 (blind set 15)
+      'hat sich ~2 gut auf mir bewegt',
+      'bewegte sich ~2 gut auf mir',
       // Precision pass: standing in front of the camera is a podcast or a video call too; it counts
       // beside another sexual word ("nackt vor der Cam" is explicit on its own).
       'vor der cam',
@@ -5731,6 +5752,8 @@ export const de: Lexicon = {
     ],
     incitement: [
       // Round 15 (blind set 15)
+      '{r15dewirf} ~3 molotow* ~6 {r15defenster}',
+      '{r15dewirf} ~3 molotov* ~6 {r15defenster}',
       '{r15depers} ~5 an ~1 {r15denext} {r15dehangplace} aufhangen',
       '{r15depers} ~5 {r15denext} {r15dehangplace} aufhangen',
       '{r15depers} ~1 gehoren ~2 aufgehangt',
@@ -7454,6 +7477,7 @@ export const de: Lexicon = {
     ],
     predicates: [
       // Round 15 (blind set 15)
+      '{r15dejud} und ~1 {r15degeld} $ ~2 {r15dealways}',
       '{group} haben ~3 {power} kontrolliert',
       '{group} ~2 kontrollier* ~2 {power}',
       'psychisch krank* {r15demann} in {r15dekleid}',

@@ -60,6 +60,20 @@ export const en: Lexicon = {
     'kaffirboom*',
   ],
   classes: {
+    r15jew: ['jews', 'the jews', 'jewish people', 'yids'],
+    r15money: ['money', 'cash', 'gold', 'the banks', 'banks', 'finance'],
+    r15always: [
+      'always the same',
+      'always the same story',
+      'same old story',
+      'typical',
+      'what a surprise',
+      'no surprise',
+      'of course',
+      'every time',
+    ],
+    r15window: ['window', 'windows', 'house', 'home', 'office', 'car', 'door', 'front door'],
+    r15throw: ['throw', 'chuck', 'lob', 'toss', 'hurl'],
     r15press: [
       'journalists',
       'politicians',
@@ -5509,6 +5523,8 @@ export const en: Lexicon = {
     ],
     explicit: [
       // Round 15 (blind set 15)
+      '{r14pron} moved so well on top !of',
+      '{r14pron} rode ~1 so well on top !of',
       'rode me till we',
       'rode me til we',
       'rode me until we were',
@@ -6664,6 +6680,9 @@ export const en: Lexicon = {
     ],
     incitement: [
       // Round 15 (blind set 15)
+      '{r15throw} ~2 molotov* ~4 through ~5 {r15window}',
+      '{r15throw} ~2 molotov* ~4 into ~5 {r15window}',
+      '{r15throw} ~2 molotov* ~4 at ~5 {r15window}',
       '$ hang ~1 {r15press} $',
       'hang ~1 {r15press} ~2 every last one',
       '{must} ~1 {r15drivev} ~4 into ~2 {r15crowd}',
@@ -8589,6 +8608,7 @@ export const en: Lexicon = {
     ],
     predicates: [
       // Round 15 (blind set 15)
+      '{r15jew} and ~1 {r15money} $ ~2 {r15always}',
       '{group} ~4 all the same ~8 {r15welfare}',
       '{group} ~4 live ~1 off {r15welfare}',
       '{group} ~4 live ~1 on {r15welfare}',

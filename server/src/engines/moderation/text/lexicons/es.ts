@@ -42,6 +42,29 @@ export const es: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['atropelladamente', 'fusil', 'fusiles', 'mariquita*'],
   classes: {
+    r15esjud: ['judios', 'los judios', 'el judio'],
+    r15esdin: ['dinero', 'el dinero', 'la pasta', 'los bancos', 'la banca', 'las finanzas'],
+    r15esalways: [
+      'siempre la misma historia',
+      'siempre lo mismo',
+      'como siempre',
+      'que sorpresa',
+      'tipico',
+      'que casualidad',
+    ],
+    r15esven: ['ventana', 'ventanas', 'casa', 'oficina', 'coche', 'puerta', 'sede'],
+    r15estira: [
+      'tira',
+      'tirad',
+      'lanza',
+      'lanzad',
+      'tirale',
+      'lanzale',
+      'hay que tirar',
+      'hay que lanzar',
+      'hay que tirarle',
+      'hay que lanzarle',
+    ],
     r15esvid: ['video', 'el video', 'clip', 'vid'],
     r15esgore: [
       'degollado',
@@ -5105,6 +5128,9 @@ export const es: Lexicon = {
     'memorial',
   ],
   notReporting: [
+    // Round 15: 'always the same story' tells no story (an antisemitic trope: 'Juden und Geld, immer dieselbe Geschichte')
+    'siempre la misma historia',
+    'la misma historia de siempre',
     // Round 13
     'segun tarifa',
     'segun el precio',
@@ -5579,6 +5605,8 @@ export const es: Lexicon = {
       'que quieran follar',
     ],
     sexual: [
+      // Round 15 (blind set 15)
+      'se movia ~2 bien encima de mi',
       // Round 14: explicit terms that running ink ('se corrio la tinta'), moving over ('correrme un poco') or a recipe ('y lo hacemos juntos') also read, now sexual (two make a violation)
       'se corrio',
       'me corri',
@@ -6245,6 +6273,8 @@ export const es: Lexicon = {
     ],
     incitement: [
       // Round 15 (blind set 15)
+      '$ {r15estira} ~3 molotov ~6 {r15esven}',
+      '$ {r15estira} ~3 coctel* molotov ~6 {r15esven}',
       '{r15esref} {r15esdeberia} ~1 {r15essalir} ~4 {r15esamb}',
       '{r15esref} ~4 sale ~1 {r15esamb}',
       '{r15esref} ~4 salir ~1 {r15esamb}',
@@ -8045,6 +8075,7 @@ export const es: Lexicon = {
     ],
     predicates: [
       // Round 15 (blind set 15)
+      '{r15esjud} y ~1 {r15esdin} $ ~2 {r15esalways}',
       '{group} ~3 un enfermo mental',
       '{group} ~4 enfermo* mental* disfrazado*',
       '{group} ~4 hombre* disfrazado* de mujer*',

@@ -120,6 +120,31 @@ export const fr: Lexicon = {
     'attaquant*',
   ],
   classes: {
+    r15frjuif: ['les juifs', 'juifs', 'le juif', 'youpins'],
+    r15frargent: ['l argent', 'argent', 'le fric', 'fric', 'les banques', 'la finance', 'le pognon'],
+    r15fralways: [
+      'toujours la meme histoire',
+      'toujours pareil',
+      'toujours le meme refrain',
+      'comme d hab',
+      'evidemment',
+      'quelle surprise',
+      'typique',
+      'comme par hasard',
+    ],
+    r15frfen: ['fenetre', 'fenetres', 'maison', 'bureau', 'voiture', 'porte', 'permanence', 'mairie'],
+    r15frlance: [
+      'balancez',
+      'lancez',
+      'jetez',
+      'balance',
+      'lance',
+      'jette',
+      'faut balancer',
+      'faut lancer',
+      'il faut balancer',
+      'il faut lancer',
+    ],
     r15frpers: [
       'journalistes',
       'ces journalistes',
@@ -5627,6 +5652,8 @@ export const fr: Lexicon = {
       'veulent baiser ce soir',
     ],
     sexual: [
+      // Round 15 (blind set 15)
+      'bougeait ~2 bien sur moi',
       // Round 14: explicit terms that a thermometer, a lozenge, a dog or a ride also reads, now sexual (two make a violation)
       'dans ta bouche',
       'leche ma',
@@ -6418,6 +6445,8 @@ export const fr: Lexicon = {
     ],
     incitement: [
       // Round 15 (blind set 15)
+      '$ {r15frlance} ~3 molotov ~6 {r15frfen}',
+      '$ {r15frlance} ~3 cocktail* molotov ~6 {r15frfen}',
       '$ lynchez ~2 {r15frpers}',
       '$ pendez ~2 {r15frpers}',
       '{r15frpers} ~2 merite* la corde $',
@@ -8250,6 +8279,7 @@ export const fr: Lexicon = {
     ],
     predicates: [
       // Round 15 (blind set 15)
+      '{r15frjuif} et ~1 {r15frargent} $ ~2 {r15fralways}',
       '{group} ~3 un malade mental',
       '{group} ~4 malade* menta* deguise*',
       '{group} ~4 homme* deguise* en femme*',

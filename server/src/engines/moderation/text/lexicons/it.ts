@@ -46,6 +46,27 @@ export const it: Lexicon = {
     'strozzatur*',
   ],
   classes: {
+    r15itebrei: ['ebrei', 'gli ebrei', 'l ebreo'],
+    r15itsoldi: ['soldi', 'i soldi', 'denaro', 'il denaro', 'le banche', 'la finanza', 'quattrini'],
+    r15italways: [
+      'sempre la stessa storia',
+      'sempre lo stesso',
+      'come sempre',
+      'tipico',
+      'che sorpresa',
+      'guarda caso',
+    ],
+    r15itfin: ['finestra', 'finestre', 'casa', 'ufficio', 'macchina', 'porta', 'sede'],
+    r15itlancia: [
+      'lancia',
+      'lanciate',
+      'tira',
+      'tirate',
+      'bisogna lanciare',
+      'bisognerebbe lanciare',
+      'tiragli',
+      'lanciagli',
+    ],
     r15itshould: ['dovrebbe', 'dovrebbero', 'bisognerebbe', 'bisogna', 'qualcuno deve', 'qualcuno dovrebbe'],
     r15itvid: ['video', 'il video', 'filmato', 'clip'],
     r15itgore: [
@@ -4613,6 +4634,9 @@ export const it: Lexicon = {
     'ricerca',
   ],
   notReporting: [
+    // Round 15: 'always the same story' tells no story (an antisemitic trope: 'Juden und Geld, immer dieselbe Geschichte')
+    'sempre la stessa storia',
+    'la solita storia',
     'se testimoni',
     'se testimoni contro',
     '{gdescrivi} ~3 storia',
@@ -4966,6 +4990,9 @@ export const it: Lexicon = {
       'scopata veloce',
     ],
     sexual: [
+      // Round 15 (blind set 15)
+      'si muoveva ~2 bene sopra di me',
+      'si muoveva ~2 bene sopra $',
       // Round 14: oral sex named in a doctor's warning, now sexual (two make a violation)
       'sesso orale',
       // Round 13
@@ -5529,6 +5556,7 @@ export const it: Lexicon = {
     ],
     incitement: [
       // Round 15 (blind set 15)
+      '$ {r15itlancia} ~3 molotov ~6 {r15itfin}',
       '{r15itshould} investire ~2 {r15itmanif}',
       '{r15itmanif} ~2 andrebbero investiti',
       '{r15itmanif} ~2 vanno investiti',
@@ -7072,6 +7100,7 @@ export const it: Lexicon = {
     ],
     predicates: [
       // Round 15 (blind set 15)
+      '{r15itebrei} e ~1 {r15itsoldi} $ ~2 {r15italways}',
       '{group} hanno ~2 controllato ~2 {power}',
       '{group} ~2 controll* ~2 {power}',
       '{group} ~3 un malato mentale',
