@@ -86,6 +86,37 @@ export const de: Lexicon = {
     'verletzbar*',
   ],
   classes: {
+    r15deref: [
+      'schiri',
+      'der schiri',
+      'den schiri',
+      'dieser schiri',
+      'schiedsrichter',
+      'der schiedsrichter',
+      'den schiedsrichter',
+      'dieser schiedsrichter',
+      'linienrichter',
+      'der linienrichter',
+    ],
+    r15desoll: ['sollte', 'soll', 'gehort', 'sollten'],
+    r15deamb: [
+      'im krankenwagen',
+      'auf der trage',
+      'mit dem krankenwagen',
+      'in der ambulanz',
+      'mit dem rettungswagen',
+      'im rettungswagen',
+    ],
+    r15degehen: [
+      'verlassen',
+      'rausgehen',
+      'raus',
+      'gehen',
+      'heimfahren',
+      'abtransportiert werden',
+      'rausgetragen werden',
+      'rausgetragen',
+    ],
     r15dejud: ['juden', 'die juden', 'der jude'],
     r15degeld: ['geld', 'das geld', 'die banken', 'kohle', 'die kohle', 'die finanzen', 'zinsen'],
     r15dealways: [
@@ -5557,6 +5588,8 @@ export const de: Lexicon = {
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
+      // Round 15 (blind set 15)
+      '{r15deref} ~8 {r15deamb}',
       'wann du ins fitnessstudio',
       'wann du ins gym',
       'in welches fitnessstudio du',
@@ -5769,6 +5802,7 @@ export const de: Lexicon = {
       'mit dem auto in die {r15demanif} ~1 {r15defahren}',
       '{r15debring} ~3 {r15deschlag}',
       'nach ~1 {r15despiel} ~8 {r15debring} ~3 {r15dearms2} mit',
+      '{r15deref} ~1 {r15desoll} ~5 {r15deamb} ~2 {r15degehen} $',
       // Round 13, probed further: a child's school named beside 'wär schade', a killer hailed with a monument
       'der ~6 {r13shotde} hat ~2 verdient ein ~1 {r13ehrede}',
       '{r13shotde} hat ~3 verdient einen ~1 {r13ehrede}',

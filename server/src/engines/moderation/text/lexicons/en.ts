@@ -60,6 +60,7 @@ export const en: Lexicon = {
     'kaffirboom*',
   ],
   classes: {
+    r15should: ['should', 'ought to', 'deserves to', 'better', 'gotta', 'should really'],
     r15jew: ['jews', 'the jews', 'jewish people', 'yids'],
     r15money: ['money', 'cash', 'gold', 'the banks', 'banks', 'finance'],
     r15always: [
@@ -6698,7 +6699,7 @@ export const en: Lexicon = {
       '{attacker} ~4 {hero} ~6 do it again',
       'bring ~2 {r15knux}',
       'after the {r15match} ~6 bring ~2 {r15arms}',
-      '{r15ref} {must} leave ~4 in an ambulance',
+      '{r15ref} {r15should} leave ~4 in an ambulance',
       // Round 14: sexting about what would be done to the reader in bed; a referee to be beaten after the match until he cannot see; the vote as history's biggest mistake; football fans calling Black players monkeys and wanting them out of the league; not the French word for an erection in a child's biology question
       // Not a result: "we met them after the match and beat them 3-0" (a score)
       '{r14findv} ~2 {r14after} and {r14beatv} until',

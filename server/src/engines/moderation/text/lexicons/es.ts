@@ -106,7 +106,7 @@ export const es: Lexicon = {
       'ese linier',
       'el juez de linea',
     ],
-    r15esdeberia: ['deberia', 'tiene que', 'tendria que', 'hay que', 'habria que', 'va a', 'merece'],
+    r15esdeberia: ['deberia', 'tendria que', 'habria que', 'merece', 'mereceria'],
     r15essalir: [
       'salir',
       'sacarlo',
@@ -6276,8 +6276,6 @@ export const es: Lexicon = {
       '$ {r15estira} ~3 molotov ~6 {r15esven}',
       '$ {r15estira} ~3 coctel* molotov ~6 {r15esven}',
       '{r15esref} {r15esdeberia} ~1 {r15essalir} ~4 {r15esamb}',
-      '{r15esref} ~4 sale ~1 {r15esamb}',
-      '{r15esref} ~4 salir ~1 {r15esamb}',
       'vas a acabar ~6 en el fondo ~2 {r15esriv} $',
       'vas a acabar en una bolsa de basura',
       'acabaras ~6 en el fondo ~2 {r15esriv} $',

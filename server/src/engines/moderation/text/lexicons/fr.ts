@@ -120,6 +120,25 @@ export const fr: Lexicon = {
     'attaquant*',
   ],
   classes: {
+    r15frref: [
+      'arbitre',
+      'cet arbitre',
+      'l arbitre',
+      'a l arbitre',
+      'le juge de touche',
+      'ce juge de touche',
+    ],
+    r15frdoit: [
+      'devrait sortir',
+      'devrait repartir',
+      'faudrait le sortir',
+      'il faudrait le sortir',
+      'devrait finir',
+      'merite de sortir',
+      'merite de finir',
+      'merite de repartir',
+    ],
+    r15framb: ['en ambulance', 'sur une civiere', 'sur civiere', 'en civiere', 'dans une ambulance'],
     r15frjuif: ['les juifs', 'juifs', 'le juif', 'youpins'],
     r15frargent: ['l argent', 'argent', 'le fric', 'fric', 'les banques', 'la finance', 'le pognon'],
     r15fralways: [
@@ -6164,6 +6183,8 @@ export const fr: Lexicon = {
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
+      // Round 15 (blind set 15)
+      '{r15frref} ~8 {r15framb}',
       // Round 14: 'it would be a shame if he got his legs broken' after training; a mass shooter hailed as an example to follow; a group said to live like monkeys; football fans wanting Black players out of the league and calling them monkeys
       'a la sortie de l entrainement',
       'sortie de l entrainement',
@@ -6466,6 +6487,7 @@ export const fr: Lexicon = {
       'rouler sur ~2 {r15frmanif}',
       '{r15frbring} ~3 {r15frarms}',
       'apres ~1 {r15frmatch} ~8 {r15frbring} ~3 {r15frarms2}',
+      '{r15frref} ~1 {r15frdoit} ~5 {r15framb} $',
       // Round 14: 'it would be a shame if he got his legs broken' after training; a mass shooter hailed as an example to follow; a group said to live like monkeys; football fans wanting Black players out of the league and calling them monkeys
       'dommage qu* ~4 {r14frpass} {r14frcasse} ~2 {body}',
       'dommage qu* ~4 {r14frpass} {r14frharm}',

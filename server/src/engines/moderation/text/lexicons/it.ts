@@ -46,6 +46,24 @@ export const it: Lexicon = {
     'strozzatur*',
   ],
   classes: {
+    r15itref: [
+      'arbitro',
+      'quell arbitro',
+      'l arbitro',
+      'all arbitro',
+      'a quell arbitro',
+      'il guardalinee',
+      'quel guardalinee',
+    ],
+    r15itdeve: [
+      'dovrebbe',
+      'dovrebbe uscire',
+      'bisognerebbe farlo uscire',
+      'dovrebbe andarsene',
+      'merita di uscire',
+      'meriterebbe di uscire',
+    ],
+    r15itamb: ['in ambulanza', 'in barella', 'con l ambulanza', 'in un ambulanza'],
     r15itebrei: ['ebrei', 'gli ebrei', 'l ebreo'],
     r15itsoldi: ['soldi', 'i soldi', 'denaro', 'il denaro', 'le banche', 'la finanza', 'quattrini'],
     r15italways: [
@@ -5359,6 +5377,8 @@ export const it: Lexicon = {
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
+      // Round 15 (blind set 15)
+      '{r15itref} ~8 {r15itamb}',
       // Round 14: a mafia boss dissolving a traitor in acid while still alive is no video-game boss; 'sarebbe un peccato se si facesse spezzare le gambe'; a mass shooter hailed as an example to follow; football fans calling the other side's players monkeys and wanting Black players out of the league; a group said to live like monkeys
       'l arbitro al parcheggio',
       'l arbitro all uscita',
@@ -5575,6 +5595,7 @@ export const it: Lexicon = {
       'bisogna investire ~2 {r15itmanif}',
       '{r15itporta} ~3 {r15ittira}',
       'dopo ~1 {r15itpartita} ~8 {r15itporta} ~3 {r15itarms2}',
+      '{r15itref} ~1 {r15itdeve} ~5 {r15itamb} $',
       // Round 14: a mafia boss dissolving a traitor in acid while still alive is no video-game boss; 'sarebbe un peccato se si facesse spezzare le gambe'; a mass shooter hailed as an example to follow; football fans calling the other side's players monkeys and wanting Black players out of the league; a group said to live like monkeys
       '{r14itaspetta} l arbitro ~6 e lo {r14itbeat}',
       '{r14itbeat} finche non ~1 {r14itvede} piu',
