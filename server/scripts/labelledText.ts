@@ -8,7 +8,7 @@ import type { LabelledText } from '../src/engines/moderation/text/trainNgramMode
 
 export const FIXTURES = new URL('../../test/fixtures/moderation/', import.meta.url);
 /** Blind sets not yet used to write rules (test/fixtures/moderation/SOURCES.md): never trained on. */
-export const UNSPENT = ['text-blind-15.json'];
+export const UNSPENT = ['text-blind-16.json'];
 
 type Cases = Record<string, Record<string, Record<string, unknown>>>;
 

@@ -3,7 +3,7 @@
  * `<!-- name:end -->` markers; the prose around them is hand-written):
  *   - text-accuracy: precision and recall per language and per policy on the sentence sets in
  *     test/fixtures/moderation (development, held-out, and the blind sets text-blind-2.json to
- *     text-blind-14.json (all now spent; 8 to 10 violence only) and text-blind-15.json when present,
+ *     text-blind-15.json (all now spent; 8 to 10 violence only) and text-blind-16.json when present,
  *     skipped when absent), with every error on the unspent one;
  *   - image-models: the three nsfwjs models on the ordinary photos (load time, latency, top class,
  *     scores), the measurement the default model was chosen by;
@@ -167,9 +167,16 @@ const SETS: SentenceSet[] = [
   },
   {
     file: 'text-blind-15.json',
-    name: 'Fifteenth blind set',
+    name: 'Fifteenth blind set, spent',
     about:
-      'written by two more annotators (six languages each: en, de, ru, ar, ja, pt and fr, es, it, nl, zh, ko) who never saw the lexicons, the n-gram classifier, the engine or the other sets, for all three policies (576 sentences, the same shape as the fourteenth; neither wrote sexual content involving minors), kept outside the repository until round 14 was done, never used to change a rule and never trained on. Measured before round 14 at 70.5% recall with the lexicons alone and 83.7% / 99.6% precision (1 false flag) with the classifier, and after the precision pass over the older lexicons at 69.4% and 83.3% (the same false flag); the figures below, after round 14 and the retrained classifier, with the classifier beside the lexicons, are the honest estimate',
+      'written by two more annotators (six languages each: en, de, ru, ar, ja, pt and fr, es, it, nl, zh, ko) who never saw the lexicons, the n-gram classifier, the engine or the other sets, for all three policies (576 sentences, the same shape as the fourteenth; neither wrote sexual content involving minors), kept outside the repository until round 14 was done. Measured before round 14 at 70.5% recall with the lexicons alone and 83.7% / 99.6% precision (1 false flag) with the classifier, after the precision pass over the older lexicons at 69.4% and 83.3%, and after round 14 at 69.8% and 85.4% / 99.6% (the same false flag). Round 15 then read its errors and the classifier was retrained on it, so the figures below say only that both cover it; the sixteenth blind set measures round 15',
+    optional: true,
+  },
+  {
+    file: 'text-blind-16.json',
+    name: 'Sixteenth blind set',
+    about:
+      "written by two more annotators (six languages each: en, zh, ja, ko, ar, ru and fr, es, de, it, pt, nl) who never saw the lexicons, the n-gram classifier, the engine or the other sets, for all three policies (572 sentences: the same shape as the fifteenth, less four sentences the annotators wrote word for word as in earlier sets; neither wrote sexual content involving minors), kept outside the repository until round 15 was done, never used to change a rule and never trained on. Measured before round 15 at 67.2% recall with the lexicons alone and 81.9% / 99.2% precision (2 false flags) with the classifier, and after round 15's lexicon rules, before retraining, at 68.6% and 82.2%; the figures below, after round 15 and the retrained classifier, with the classifier beside the lexicons, are the honest estimate",
     listErrors: true,
     optional: true,
   },

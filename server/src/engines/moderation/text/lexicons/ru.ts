@@ -145,6 +145,26 @@ export const ru: Lexicon = {
     'закопане',
   ],
   classes: {
+    // Round 15: dishes and drinks praised with a sexual word (the nsfw benign list).
+    r15dishru: [
+      'торт',
+      'тортик',
+      'десерт',
+      'пирог',
+      'пирожное',
+      'чизкейк',
+      'шоколад',
+      'кофе',
+      'вкус',
+      'соус',
+      'блюдо',
+      'бургер',
+      'пицца',
+      'суп',
+      'борщ',
+      'мороженое',
+      'рецепт',
+    ],
     // Round 15: bare things, not bodies: «покажи фото голой стены».
     r15barethingru: [
       'стены',
@@ -4941,6 +4961,11 @@ export const ru: Lexicon = {
       'обнаженная натура',
       'обнаженную натуру',
       'обнаженной натуры',
+      // Round 15: food and drink praised as 'a pure orgasm' ('торт просто оргазм, рецепт в комментах').
+      '{r15dishru} ~3 оргазм*',
+      '{r15dishru} ~3 гастрономическ* оргазм*',
+      'гастрономическ* оргазм*',
+      'вкусовой оргазм*',
       // Round 14: sex education and medicine.
       'оргазм* ~4 {r14topicru}',
       '{r14topicru} ~4 оргазм*',
