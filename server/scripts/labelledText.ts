@@ -7,8 +7,8 @@ import type { ModerationPolicyName } from '../src/engines/types.js';
 import type { LabelledText } from '../src/engines/moderation/text/trainNgramModel.js';
 
 export const FIXTURES = new URL('../../test/fixtures/moderation/', import.meta.url);
-/** Blind sets not yet used to write rules (test/fixtures/moderation/SOURCES.md): never trained on. */
-export const UNSPENT = ['text-blind-16.json'];
+/** Unseen sets (test/fixtures/moderation/SOURCES.md): the newest blind set and the prompt set, never trained on. */
+export const UNSPENT = ['text-blind-16.json', 'text-prompts-1.json'];
 
 type Cases = Record<string, Record<string, Record<string, unknown>>>;
 

@@ -23,6 +23,7 @@ import {
   type LabelledText,
   type TrainedPolicy,
 } from '../../../src/engines/moderation/text/trainNgramModel.js';
+import { UNSPENT } from '../../../scripts/labelledText.js';
 import { FIXTURES } from './fixtures.js';
 import { WARM_UP_SAMPLES } from '../../../src/engines/moderation/text/warmUpLexicons.js';
 
@@ -159,6 +160,11 @@ describe('the built-in model', () => {
     );
     expect(blinds.length).toBeGreaterThan(5);
     expect(blinds).not.toContain(newest);
+  });
+
+  it('was trained on none of the unseen sets (UNSPENT: the newest blind set, the prompt set)', () => {
+    expect(UNSPENT.length).toBeGreaterThan(0);
+    for (const f of UNSPENT) expect(meta().trained.labelled).not.toContain(f);
   });
 
   it('leaves the ordinary warm-up sentences of every language alone', () => {

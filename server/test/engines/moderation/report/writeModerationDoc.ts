@@ -180,6 +180,14 @@ const SETS: SentenceSet[] = [
     listErrors: true,
     optional: true,
   },
+  {
+    file: 'text-prompts-1.json',
+    name: 'Generation prompts, unseen',
+    about:
+      "image and video generation prompts, the most common text this API moderates: per language 12 ordinary prompts written close to a policy's words (swimwear and couples, knights and battle paintings, people named by origin or religion) and 6 violating ones (adults only), 216 in all, written by one more annotator who never saw the system, after round 15, never used to change a rule and never trained on. With the classifier as it was before round 15 (before its 451 ordinary prompts): 73.6% recall, 96.4% precision, 2 false flags; the figures below are after round 15",
+    listErrors: true,
+    optional: true,
+  },
 ];
 
 async function textAccuracy(): Promise<string> {
