@@ -173,12 +173,12 @@ let preparing;
  */
 export function prepare({ root }) {
   preparing = (async () => {
-    const { n8nPaths } = await import(pathToFileURL(join(root, 'test', 'n8n', 'install-n8n.mjs')).href);
+    const script = join(root, 'test', 'n8n', 'install-n8n.mjs');
+    const { n8nPaths } = await import(pathToFileURL(script).href);
     if (existsSync(n8nPaths().complete)) return undefined;
     mkdirSync(join(root, '.cache'), { recursive: true });
     const logFile = join(root, '.cache', 'n8n-install.log');
     const out = openSync(logFile, 'w');
-    const script = join(root, 'test', 'n8n', 'install-n8n.mjs');
     const lowest = existsSync('/usr/bin/ionice') ? ['ionice', '-c', '3'] : [];
     const started = Date.now();
     const code = await new Promise((resolve) => {

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ensureDevAccount } from './accounts/devAccount.js';
 import { API_PREFIX, createApp } from './api/app.js';
-import { AUTHENTICATE_SQL } from './api/auth.js';
+import { AUTHENTICATE_WARM_UP } from './api/auth.js';
 import { answerClientErrors } from './api/clientError.js';
 import { GenerationEvents } from './api/generationEvents.js';
 import { WARM_UP_RETRY_MS, type Readiness } from './api/routes/health.js';
@@ -83,7 +83,7 @@ async function main() {
   // The API's connections are opened now, each with the authentication function compiled, so the first
   // burst of calls does not open them (db/warmPool.ts); the pool keeps them open while it idles.
   if (apiConnections > 0) {
-    await warmPool(pool, apiConnections, `select * from ${AUTHENTICATE_SQL}`, [Buffer.alloc(32), 0, 0]);
+    await warmPool(pool, apiConnections, AUTHENTICATE_WARM_UP.sql, [...AUTHENTICATE_WARM_UP.params]);
   }
 
   const storage = new LocalStorage(config.storageDir);

@@ -24,6 +24,16 @@ export interface AuthRow {
 /** The SQL call that authenticates and takes a rate-limit token; parameters $1..$3. */
 export const AUTHENTICATE_SQL = 'mediagen_authenticate($1, $2, $3)';
 
+/**
+ * The authentication call for a key no account has (a zero hash) and no rate limit: it compiles the
+ * function in the connection that runs it and writes nothing. main.ts warms the API's connections
+ * with it (db/warmPool.ts).
+ */
+export const AUTHENTICATE_WARM_UP = {
+  sql: `select * from ${AUTHENTICATE_SQL}`,
+  params: [Buffer.alloc(32), 0, 0],
+} as const;
+
 export function bearerKey(header: string | undefined): string | null {
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match ? match[1]! : null;
