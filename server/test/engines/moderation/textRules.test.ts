@@ -831,6 +831,18 @@ describe('scoring rules', () => {
     );
   });
 
+  it("lets a notPlay phrase of one candidate language release another language's play word", async () => {
+    // es reads "al árbitro" as a target named (es notPlay); it reads "arbitro" as a word of play. The
+    // sentence is short, so both lexicons read it.
+    const referee = await scoreTextDetailed('Al árbitro de hoy hay que partirle las piernas', 'violence');
+    expect(referee.evidence.length).toBeGreaterThan(0);
+    expect(referee.evidence.some((e) => e.play === true)).toBe(false);
+    expect(referee.score).toBeGreaterThanOrEqual(0.5);
+    // A play word that no phrase holds still damps: the same threat about a video game.
+    const game = await scoreTextDetailed('En el FIFA hay que partirle las piernas', 'violence');
+    expect(game.evidence.some((e) => e.play === true)).toBe(true);
+  });
+
   it('reads a slur with letters masked by asterisks as the slur it spells', async () => {
     await expectFlagged(
       ['Get these n*ggers out of our neighbourhood.', 'Diese K*naken sollen abhauen.'],

@@ -663,12 +663,19 @@ export function calibrate(raw: number): number {
   return Math.round((0.01 + 0.98 * Math.min(1, Math.max(0, raw))) * 10_000) / 10_000;
 }
 
-/** A play word that no `notPlay` phrase holds ("in the game", not "after the match"). */
-function isPlaySentence(s: PreparedSentence, l: CompiledLexicon): boolean {
-  const play = findTerms(s, l.play);
+/**
+ * A play word that no `notPlay` phrase holds ("in the game", not "after the match"). The play words
+ * and the phrases of every candidate language count together, as reporting words and their threats
+ * do: es "al árbitro hay que partirle las piernas" names a referee as a target (es `notPlay`), and
+ * the same word read as it "arbitro", a word of play, no longer damps it.
+ */
+function isPlaySentence(s: PreparedSentence, context: readonly CompiledLexicon[]): boolean {
+  const play = context.flatMap((l) => findTerms(s, l.play));
   if (play.length === 0) return false;
-  const not = l.notPlay.length > 0 ? findTerms(s, l.notPlay) : [];
-  return someOutside(play, not);
+  return someOutside(
+    play,
+    context.flatMap((l) => (l.notPlay.length > 0 ? findTerms(s, l.notPlay) : [])),
+  );
 }
 
 /**
@@ -754,12 +761,10 @@ export function scoreTextWithLanguages(
     // Play (a workout, a game) damps the violence of its sentence and of the neighbouring ones.
     // Like negation and reporting, any candidate language's play words count; looked up only for a
     // sentence with violence evidence.
-    const context = contextLexicons(c, candidates).filter((x) => x.play.length > 0);
+    const context = contextLexicons(c, candidates);
     const playful: Array<boolean | undefined> = [];
     const isPlay = (i: number) =>
-      i >= 0 &&
-      i < sentences.length &&
-      (playful[i] ??= context.some((l) => isPlaySentence(sentences[i]!.prepared, l)));
+      i >= 0 && i < sentences.length && (playful[i] ??= isPlaySentence(sentences[i]!.prepared, context));
     const paired = PAIRED[policy];
     const refuters = contextLexicons(c, candidates);
     let previousWeak: TextEvidence[] = [];
@@ -785,12 +790,7 @@ export function scoreTextWithLanguages(
         evidence = evidence.map((e) =>
           e.negated ? e : { ...e, weight: e.weight * TEXT_DAMPING.negated, negated: true },
         );
-      if (
-        policy === 'violence' &&
-        evidence.length > 0 &&
-        context.length > 0 &&
-        (isPlay(i - 1) || isPlay(i) || isPlay(i + 1))
-      )
+      if (policy === 'violence' && evidence.length > 0 && (isPlay(i - 1) || isPlay(i) || isPlay(i + 1)))
         evidence = evidence.map((e) => ({ ...e, weight: e.weight * TEXT_DAMPING.play, play: true }));
       all.push(...evidence);
       raw = Math.max(raw, sentenceScore(evidence));
