@@ -843,6 +843,33 @@ describe('scoring rules', () => {
     expect(game.evidence.some((e) => e.play === true)).toBe(true);
   });
 
+  it('excuses clinical words near a frame of sex education or sexual medicine (lexicons/clinical.ts)', async () => {
+    await expectNotFlagged(
+      [
+        'Sex education should teach that masturbation is normal and healthy.',
+        'La educación sexual debe explicar la masturbación y el orgasmo como algo normal.',
+        'Sexualkunde in der Schule: Masturbation ist normal und gesund, erklärt die Ärztin.',
+        'Seksuele voorlichting op school: masturberen is normaal, zegt de huisarts.',
+        '性教育の授業で、自慰行為は健康的で普通のことだと教わった。',
+        '性教育课上老师说，自慰是正常的生理现象。',
+        '성교육 시간에 자위는 정상적인 행동이라고 배웠다.',
+        'التثقيف الجنسي في المدارس يحمي المراهقين من الاستغلال والأمراض المنقولة جنسيا',
+      ],
+      'nsfw',
+    );
+    // Without the frame the same word is evidence; with it, an explicit phrase, a word far from the
+    // frame and a condom (no frame) still count.
+    await expectFlagged(
+      [
+        'I taught her that masturbation is normal, now she sends me videos of it',
+        'sex ed was boring today, I would rather you suck my cock in the back row',
+        'My gynecologist is hot, I want her to finger me until I orgasm on the table',
+        '成人影片里她高潮了三次，超刺激，避孕套都没戴',
+      ],
+      'nsfw',
+    );
+  });
+
   it('reads a slur with letters masked by asterisks as the slur it spells', async () => {
     await expectFlagged(
       ['Get these n*ggers out of our neighbourhood.', 'Diese K*naken sollen abhauen.'],

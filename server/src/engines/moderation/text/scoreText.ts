@@ -50,6 +50,7 @@ import type { ModerationPolicyName } from '../../types.js';
 import { identifyLanguages } from './languageId.js';
 import { isUnspaced, type TextLanguage } from './languages.js';
 import { LEXICONS } from './lexicons/index.js';
+import { CLINICAL } from './lexicons/clinical.js';
 import { LATIN_PLAY } from './lexicons/play.js';
 import type { Lexicon } from './lexicons/types.js';
 import { builtInNgramModel, judge, type NgramVerdict } from './ngramModel.js';
@@ -91,6 +92,14 @@ export const TEXT_DAMPING = { negated: 0.15, quoted: 0.35, reporting: 0.35, play
 
 const NEGATION_WINDOW_WORDS = 3;
 const NEGATION_WINDOW_CHARS = 6;
+/**
+ * How far from a frame of sex education or sexual medicine a clinical word is excused (lexicons/
+ * clinical.ts): "Sexualkunde in der Schule: Masturbation ist normal" (3 words), not "my
+ * gynecologist is hot, I want her to finger me until I orgasm" (10).
+ */
+const CLINICAL_WINDOW_WORDS = 6;
+/** The same in characters, for zh and ja. */
+const CLINICAL_WINDOW_CHARS = 12;
 /** How far after a match a refutation ("это миф", lexicons' negation.refute) still denies it. */
 const REFUTE_WINDOW_WORDS = 8;
 /** The same in characters, for zh and ja ("河南人都是骗子，这是地域歧视"). */
@@ -139,6 +148,9 @@ interface CompiledLexicon {
   notPlay: CompiledTerm[];
   benign: CompiledTerm[];
   nsfwBenign: CompiledTerm[];
+  /** lexicons/clinical.ts: sex education and sexual medicine, and the clinical words they excuse. */
+  clinicalFrames: CompiledTerm[];
+  clinicalWords: CompiledTerm[];
   hateBenign: CompiledTerm[];
   slurs: CompiledTerm[];
   mention: CompiledTerm[];
@@ -223,6 +235,8 @@ export function compiledLexicon(lang: TextLanguage): CompiledLexicon | undefined
       notPlay: t(lex.violence.notPlay ?? []),
       benign: t(lex.violence.benign ?? []),
       nsfwBenign: t(lex.nsfw.benign ?? []),
+      clinicalFrames: t(CLINICAL[lang].frames),
+      clinicalWords: t(CLINICAL[lang].words),
       hateBenign: t(lex.hate.benign ?? []),
       slurs: t(lex.hate.slurs),
       mention: t(lex.hate.mention ?? []),
@@ -524,7 +538,24 @@ function scoreSentence(
   };
   const longest = (found: TermMatch[]) => longestUnnegated(found, negatedHere);
   if (policy === 'nsfw') {
-    const ordinary = benignOf((x) => x.nsfwBenign);
+    const benign = benignOf((x) => x.nsfwBenign);
+    // A clinical word near a frame of sex education or sexual medicine (lexicons/clinical.ts). The
+    // match must lie within the clinical word, so a longer explicit phrase around it still counts.
+    let clinicalWords: TermMatch[] | undefined;
+    const clinical = (m: TermMatch) => {
+      if (clinicalWords === undefined) {
+        const frames = context.flatMap((x) => findTerms(s, x.clinicalFrames));
+        const reach = s.tokens.length > 0 ? CLINICAL_WINDOW_WORDS : CLINICAL_WINDOW_CHARS;
+        clinicalWords =
+          frames.length === 0
+            ? []
+            : context
+                .flatMap((x) => findTerms(s, x.clinicalWords))
+                .filter((w) => frames.some((f) => w.start - f.end <= reach && f.start - w.end <= reach));
+      }
+      return clinicalWords.some((w) => w.start <= m.start && m.end <= w.end);
+    };
+    const ordinary = (m: TermMatch) => benign(m) || clinical(m);
     const explicit = longest(findTerms(s, c.nsfwExplicit)).filter((m) => !ordinary(m));
     const sexual = longest(findTerms(s, c.nsfwSexual)).filter((m) => !overlaps(m, explicit) && !ordinary(m));
     for (const m of explicit) add('nsfwExplicit', m);
