@@ -144,6 +144,91 @@ export const ar: Lexicon = {
     'جنسيتنا',
   ],
   classes: {
+    // Round 16: a picture asked for or named (ارسم، كاريكاتير، ملصق) in which a group is drawn as vermin.
+    r16adraw: [
+      'ارسم',
+      'ارسملي',
+      'ارسمي',
+      'ارسموا',
+      'صمم',
+      'صممي',
+      'انشئ',
+      'اصنع',
+      'ولد صورة',
+      'كاريكاتير',
+      'كاريكاتور',
+      'كاريكاتيري',
+      'رسم',
+      'رسمة',
+      'رسوم',
+      'صورة',
+      'ملصق',
+      'بوستر',
+      'ميم',
+      'كرتون',
+      'مرسومين',
+      'مصورين',
+    ],
+    r16ashape: [
+      'علي شكل',
+      'على شكل',
+      'بشكل',
+      'علي هيئة',
+      'على هيئة',
+      'بهيئة',
+      'في صورة',
+      'بصورة',
+      'مثل',
+      'زي',
+    ],
+    // Round 16: a disabled person told to stay at home, out of people's sight.
+    r16adisabled: ['معاق', 'معاقة', 'معاقين', 'معوق', 'معوقين', 'كسيح', 'مشلول', 'مقعد', 'منغولي'],
+    r16ahomeout: [
+      'يقعد ببيته',
+      'يقعد في بيته',
+      'يقعد بالبيت',
+      'يقعدوا ببيوتهم',
+      'يقعدوا بالبيت',
+      'يبقي في بيته',
+      'يبقى في بيته',
+      'يبقوا في بيوتهم',
+      'يضل ببيته',
+      'يضل بالبيت',
+      'يلزم بيته',
+      'يتخبي في بيته',
+      'ينحبس في بيته',
+      'ينحبسوا في بيوتهم',
+      'مكانه البيت',
+      'مكانهم البيت',
+      'تقعد ببيتها',
+      'تقعد بالبيت',
+    ],
+    r16abetter: ['اريح', 'احسن', 'افضل', 'ارحم'],
+    // Round 16: an explicit picture of spread legs and genitals ('تفتح ساقيها، لقطة مقربة لفرجها').
+    r16aspread: [
+      'تفتح ساقيها',
+      'فاتحة ساقيها',
+      'تباعد ساقيها',
+      'ساقيها مفتوحتين',
+      'تفتح رجليها',
+      'فاتحة رجليها',
+      'رجليها مفتوحة',
+      'تفشخ رجليها',
+      'فاشخة رجليها',
+    ],
+    r16agen: [
+      'فرجها',
+      'فرجه',
+      'مهبلها',
+      'كسها',
+      'قضيبه',
+      'زبه',
+      'اعضائها التناسلية',
+      'اعضائه التناسلية',
+      'اعضائها الحميمة',
+      'منطقتها الحساسة',
+      'شفرات فرجها',
+    ],
     r15terrorar: ['بريفيك', 'برينتون', 'تارانت', 'السفاح ده', 'الارهابي ده', 'منفذ الهجوم'],
     r15rightar: [
       'عمل الصح',
@@ -4138,6 +4223,13 @@ export const ar: Lexicon = {
   ],
   /** An ultimatum (one more word and...) is a threat, not a report of a word. */
   notReporting: [
+    // Round 16: a propaganda style asked for in a prompt is part of the request, not a report.
+    'باسلوب ~1 دعاية',
+    'اسلوب ~1 دعاية',
+    'بطابع ~1 دعاية',
+    'ملصق دعاية',
+    'بوستر دعاية',
+    '$ دعاية $',
     'حسب الطلب',
     'السعر حسب',
     'حسب الاتفاق',
@@ -4154,6 +4246,11 @@ export const ar: Lexicon = {
   nsfw: {
     adCues: ['واتساب فقط', 'التواصل واتساب', 'جنيه الساعة', 'درهم الساعة', 'ريال الساعة', 'دولار الساعة'],
     explicit: [
+      // Round 16: an explicit picture of spread legs and genitals.
+      'عاري* ~6 {r16aspread}',
+      '{r16aspread} ~6 {r16agen}',
+      'لقطة مقربة ~3 {r16agen}',
+      'لقطة قريبة ~3 {r16agen}',
       // Round 15.
       'ركبت عليا ~4 لحد ما',
       'ركبت فوقي',
@@ -4538,6 +4635,15 @@ export const ar: Lexicon = {
     ],
     // Couscous: its ك is not a proclitic before سكس.
     benign: [
+      // Round 16: sex education and sexual health ('التثقيف الجنسي في المدارس'، 'الأمراض المنقولة جنسيا').
+      'تثقيف جنسي',
+      'تربية جنسية',
+      'ثقافة جنسية',
+      'توعية جنسية',
+      'صحة جنسية',
+      'منقولة جنسيا',
+      'امراض جنسية',
+      'الامراض المنقولة ~1 جنسيا',
       // Round 12: نكت are also jokes ('نكتها سخيفة', her jokes are silly), not only a crude past tense.
       'نكتها {r12ajoke}',
       'نكت {r12ajoke}',
@@ -5977,6 +6083,22 @@ export const ar: Lexicon = {
       'ينبادوا',
     ],
     predicates: [
+      // Round 16: a group drawn as vermin in a prompt ('ارسم اليهود على شكل فئران').
+      '{r16adraw} ~6 {group} ~3 {r16ashape} ~1 {dha}',
+      '{group} ~3 {r16ashape} ~1 {dha} ~8 {r16adraw}',
+      // Round 16: a people 'traitors by nature, never trust them'.
+      '{group} ~1 خونة',
+      '{group} ~3 خونة ~1 {r10ablood}',
+      '{group} ~4 لا تامن* ~1 لهم',
+      '{group} ~4 لا تثق* ~1 فيهم',
+      '{group} ~4 لا تثق* ~1 بهم',
+      '{group} ~4 ما تامن* ~1 لهم',
+      // Round 16: a disabled person told to stay at home ('هالمعاق ليش طالع بالشارع؟ يقعد ببيته أريح للناس').
+      '{r16adisabled} ~3 ليش ~2 طالع*',
+      '{r16adisabled} ~3 شو ~2 طالع*',
+      '{r16adisabled} ~3 ليش ~2 بيطلع*',
+      '{r16adisabled} ~8 {r16ahomeout} ~1 {r16abetter}',
+      '{r16adisabled} ~6 لازم ~1 {r16ahomeout} !بسبب !لان !لانه !حتي !لحد',
       // Round 15.
       '{group} ~3 رجالة ~3 لابسين فساتين',
       '{group} ~3 رجالة ~2 مجانين',

@@ -64,6 +64,49 @@ export const nl: Lexicon = {
     'verbranding*',
   ],
   classes: {
+    // Round 16: a picture asked for or named (teken, karikatuur, poster) in which a group is drawn as vermin or apes.
+    r16drawnl: [
+      'teken',
+      'tekenen',
+      'tekening',
+      'schilder',
+      'genereer',
+      'maak',
+      'karikatuur',
+      'karikaturen',
+      'cartoon',
+      'spotprent',
+      'poster',
+      'afbeelding',
+      'plaatje',
+      'meme',
+      'illustratie',
+      'afgebeeld',
+      'getekend',
+    ],
+    // Round 16: a warning 'as a tip' after a veiled threat.
+    r16nightnl: [
+      's avonds',
+      's nachts',
+      'in het donker',
+      'na het donker',
+      'na zonsondergang',
+      'vannacht',
+      'vanavond',
+      "'s avonds",
+      "'s nachts",
+    ],
+    r16tipnl: [
+      'gewoon een tip',
+      'een tip',
+      'goedbedoeld advies',
+      'een goedbedoelde tip',
+      'een welgemeend advies',
+      'vriendelijk advies',
+      'een gratis tip',
+      'een vriendelijke tip',
+      'puur advies',
+    ],
     r15wetnl: [
       'doorweekt',
       'kletsnat',
@@ -823,6 +866,10 @@ export const nl: Lexicon = {
       'vuilnis',
     ],
     dhpreynl: [
+      // Round 16: vermin fought or caught ('vluchtelingen die ratten bestrijden in het kamp').
+      'bestrijden',
+      'vangen',
+      'verjagen',
       'in',
       'op',
       'onder',
@@ -4027,6 +4074,13 @@ export const nl: Lexicon = {
     'de enquete',
   ],
   notReporting: [
+    // Round 16: a propaganda style asked for in a prompt is part of the request, not a report.
+    'propaganda poster',
+    'propagandaposter',
+    'propagandastijl',
+    'propaganda stijl',
+    'in de stijl van ~2 propaganda',
+    '$ propaganda $',
     'voordat je gaat getuigen',
     'voor je gaat getuigen',
     'voordat je getuigt',
@@ -4112,6 +4166,14 @@ export const nl: Lexicon = {
       'massagesalon',
     ],
     explicit: [
+      // Round 16: a hard-on from thinking of the other ('ik heb een stijve als ik aan je kont denk').
+      'ik heb een stijve als ik aan',
+      'ik krijg een stijve als ik aan',
+      'ik krijg een stijve van ~2 jou',
+      'ik krijg een stijve van je',
+      'ik word ~1 hard als ik aan jou denk',
+      'ik word ~1 hard als ik aan je {r13kontnl}',
+      'ik word ~1 geil als ik aan je ~2 {r13kontnl}',
       // Round 15.
       'reed ze me ~4 {r15wetnl}',
       'ze reed me ~4 {r15wetnl}',
@@ -4772,6 +4834,7 @@ export const nl: Lexicon = {
       'overtreding',
     ],
     cues: [
+      '{r16tipnl} $',
       // Round 15.
       'mooi houten huis',
       'mooi huis heb je',
@@ -5459,6 +5522,13 @@ export const nl: Lexicon = {
       'kom dan',
     ],
     veiled: [
+      // Round 16: 'I would not walk alone at night if I were you' (with 'just a tip' it is a threat).
+      'ik zou ~3 niet meer alleen ~5 als ik jou was',
+      'ik zou {r16nightnl} ~3 niet ~2 alleen ~5 als ik jou was',
+      'ik zou ~3 niet ~2 alleen {r16nightnl} ~5 als ik jou was',
+      'als ik jou was ~3 zou ik ~3 niet meer alleen',
+      'als ik jou was ~3 zou ik {r16nightnl} ~3 niet ~2 alleen',
+      'als ik jou was ~3 zou ik ~3 niet ~2 alleen {r16nightnl}',
       // Round 15.
       'slaap ~2 met een oog open',
       'slaap ~2 met een open oog',
@@ -6288,6 +6358,10 @@ export const nl: Lexicon = {
       'hadden nooit geboren moeten worden',
     ],
     predicates: [
+      // Round 16: a group drawn as vermin or apes in a prompt ('teken Marokkanen als ratten', 'tekening van Joden als apen').
+      '{r16drawnl} ~6 {group} ~4 als ~2 {dhnl}',
+      '{r16drawnl} ~6 {group} ~4 in de vorm van ~2 {dhnl}',
+      '{group} ~3 als ~2 {dhnl} ~6 {r16drawnl}',
       // Round 15.
       '{group} ~3 moeten ~3 {r15curenl}',
       '{group} ~2 verplicht ~2 {r15curenl}',

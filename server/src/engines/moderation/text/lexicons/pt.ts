@@ -5129,6 +5129,14 @@ export const pt: Lexicon = {
     'a policia informou',
   ],
   notReporting: [
+    // Round 16: a propaganda style asked for in a prompt is part of the request, not a report.
+    'estilo propaganda',
+    'estilo de propaganda',
+    'estilo propaganda racista',
+    'em estilo ~2 propaganda',
+    'cartaz de propaganda',
+    'poster de propaganda',
+    '$ propaganda $',
     'deviam ser ~2 presos',
     'devem ser ~2 presos',
     'tinham que ser ~2 presos',

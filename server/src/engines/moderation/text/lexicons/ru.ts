@@ -145,6 +145,42 @@ export const ru: Lexicon = {
     'закопане',
   ],
   classes: {
+    // Round 16: a picture asked for or named (нарисуй, карикатура, плакат) in which a group is drawn as vermin.
+    r16drawru: [
+      'нарисуй',
+      'нарисуйте',
+      'изобрази',
+      'изобразите',
+      'сгенерируй',
+      'сгенерируйте',
+      'создай',
+      'карикатур*',
+      'плакат*',
+      'рисунок',
+      'картинк*',
+      'комикс*',
+      'мем',
+      'изображены',
+      'изображенных',
+      'изображающ*',
+      'нарисован*',
+      'изобразить',
+      'нарисовать',
+    ],
+    // Round 16: where one comes on the other ('кончаю тебе на грудь'); a gun brought along ('приду с обрезом').
+    r16cumru: ['грудь', 'лицо', 'живот', 'сиськи', 'попку', 'попу', 'спину', 'губы', 'язык', 'киску', 'ноги'],
+    r16gunru: [
+      'обрезом',
+      'стволом',
+      'автоматом',
+      'калашом',
+      'волыной',
+      'битой',
+      'арматурой',
+      'обрезом в руках',
+    ],
+    r16comeru: ['приду', 'придем', 'заявлюсь', 'явлюсь', 'зайду', 'вернусь', 'приеду', 'приедем'],
+    r16youdatru: ['тебе', 'вам', 'ему', 'им'],
     // Round 15: dishes and drinks praised with a sexual word (the nsfw benign list).
     r15dishru: [
       'торт',
@@ -4923,6 +4959,12 @@ export const ru: Lexicon = {
   ],
   /** An ultimatum (one more word and...) is a threat, not a report of a word. */
   notReporting: [
+    // Round 16: a propaganda style asked for in a prompt is part of the request, not a report.
+    '$ пропаганда $',
+    'в стиле ~2 пропаганд*',
+    'стиль ~2 пропаганд*',
+    'в стиле ~1 пропагандистск* плакат*',
+    'пропагандистск* стил*',
     'заявление из полиции',
     'забери заявление',
     'заберешь заявление',
@@ -4985,6 +5027,17 @@ export const ru: Lexicon = {
       '{r14topicru} ~6 порнографи*',
     ],
     explicit: [
+      // Round 16: coming on the other's body, masturbating on camera for an audience.
+      'конча* тебе на {r16cumru}',
+      'кончу тебе на {r16cumru}',
+      'кончить тебе на {r16cumru}',
+      'кончаю ей на {r16cumru}',
+      'кончу ей на {r16cumru}',
+      'посмотреть как я дрочу',
+      'смотреть как я дрочу',
+      'дрочу ~3 {camera}',
+      '{camera} ~3 дрочу',
+      'дрочу на тебя',
       // Round 15.
       'скакала на мне ~6 {r15wetru}',
       'скакала на моем члене',
@@ -5091,7 +5144,7 @@ export const ru: Lexicon = {
       '{r11undressru} ~10 {r11camru}',
       '{r11camru} ~6 {r11undressru}',
       // Партнёру: «кончу тебе на грудь».
-      'кончу тебе на !днях',
+      'кончу тебе на !днях !неделе !этой !следующей !выходных',
       'кончить тебе на !днях',
       'кончу тебе в',
       'кончу на тебя',
@@ -5602,6 +5655,12 @@ export const ru: Lexicon = {
       'в бадминтон*',
     ],
     incitement: [
+      // Round 16: 'I'll count your teeth' (a beating); coming back with a gun if the wages are not paid.
+      'пересчита* {r16youdatru} ~1 зубы',
+      '{r16youdatru} ~1 зубы пересчита*',
+      'зубы {r16youdatru} пересчита*',
+      'если ~8 не ~6 {r16comeru} с {r16gunru}',
+      '{ifnot} ~6 {r16comeru} с {r16gunru}',
       // Round 15.
       'а то ~2 окажешься ~1 в реке',
       'а то ~2 окажешься ~1 на дне',
@@ -6963,6 +7022,14 @@ export const ru: Lexicon = {
       '{xmustru} ~3 принудительн*',
     ],
     predicates: [
+      // Round 16: a group drawn as vermin in a prompt ('нарисуй мигрантов в виде тараканов', 'карикатура на цыган как крыс').
+      '{r16drawru} ~6 {group} ~5 в виде ~2 {dhaccru}',
+      '{r16drawru} ~6 {group} ~5 в образе ~2 {dhaccru}',
+      '{r16drawru} ~6 {group} ~5 в облике ~2 {dhaccru}',
+      '{r16drawru} ~6 {group} ~5 как ~2 {dhaccru}',
+      '{r16drawru} ~6 {group} ~3 {dhinsru}',
+      '{group} ~3 в виде ~2 {dhaccru} ~6 {r16drawru}',
+      '{group} ~3 как ~2 {dhaccru} ~6 {r16drawru}',
       '{group} {r14playersru} ~1 это ~1 {dhru}',
       '{group} {r14playersru} {dhru} $',
       // Раунд 14: «да они же все обезьяны».
