@@ -64,6 +64,81 @@ export const nl: Lexicon = {
     'verbranding*',
   ],
   classes: {
+    // Round 16: veiled threats ('we weten dat je moeder om zeven uur boodschappen doet', 'check je remmen maar').
+    r16relnl: [
+      'je moeder',
+      'je vader',
+      'je vrouw',
+      'je man',
+      'je dochter',
+      'je zoon',
+      'je kinderen',
+      'je zus',
+      'je vriendin',
+      'je oma',
+    ],
+    r16greetnl: [
+      'doe haar de groeten',
+      'doe hem de groeten',
+      'doe ze de groeten',
+      'doe de groeten aan',
+      'de groeten aan {r16relnl}',
+      'groetjes aan {r16relnl}',
+    ],
+    r16brakesnl: [
+      'check je remmen',
+      'controleer je remmen',
+      'check je remmen maar',
+      'kijk je remmen ~1 na',
+      'test je remmen maar',
+      'controleer je remmen maar',
+    ],
+    // Round 16: a spouse away, someone asked to come to bed tonight; a booty call.
+    r16sawnl: ['gezaagd', 'doorgezaagd', 'opengezaagd', 'zagen', 'doorzagen'],
+    r16routinenl: [
+      'boodschappen',
+      'van school',
+      'naar school',
+      'uit school',
+      'naar huis',
+      'thuiskomt',
+      'thuis komt',
+      'de deur uit',
+      'vertrekt',
+      'weggaat',
+      'alleen',
+      'gaat joggen',
+      'traint',
+      'van haar werk',
+      'van zijn werk',
+      'naar haar werk',
+      'naar zijn werk',
+      'de hond uitlaat',
+    ],
+    r16awaynl: [
+      'man is weg',
+      'mijn man is weg',
+      'man is op reis',
+      'mijn man is op reis',
+      'man is er niet',
+      'mijn man is er niet',
+      'vrouw is weg',
+      'mijn vrouw is weg',
+      'vrouw is op reis',
+      'man werkt vannacht',
+      'mijn man werkt vannacht',
+    ],
+    r16rentnl: [
+      'te huur',
+      'huren',
+      'verhuren',
+      'verhuur',
+      'kamer vrij',
+      'woning',
+      'appartement',
+      'vacature',
+      'personeel gezocht',
+    ],
     // Round 16: a picture asked for or named (teken, karikatuur, poster) in which a group is drawn as vermin or apes.
     r16drawnl: [
       'teken',
@@ -4166,6 +4241,13 @@ export const nl: Lexicon = {
       'massagesalon',
     ],
     explicit: [
+      // Round 16: a spouse away and someone asked to come to bed; tearing clothes off to ride someone.
+      '{r16awaynl} ~5 wie ~3 {r16nightnl} ~2 bij me slapen',
+      '{r16awaynl} ~5 wie ~3 {r16nightnl} ~2 bij mij slapen',
+      '{r16awaynl} ~5 wie ~4 mijn bed',
+      'kleren van je lijf scheuren',
+      'kleren van je lijf rukken',
+      'je kleren ~2 scheuren ~4 je berijden',
       // Round 16: a hard-on from thinking of the other ('ik heb een stijve als ik aan je kont denk').
       'ik heb een stijve als ik aan',
       'ik krijg een stijve als ik aan',
@@ -4834,6 +4916,8 @@ export const nl: Lexicon = {
       'overtreding',
     ],
     cues: [
+      '{r16greetnl} $',
+      '{r16brakesnl} $',
       '{r16tipnl} $',
       // Round 15.
       'mooi houten huis',
@@ -5522,6 +5606,11 @@ export const nl: Lexicon = {
       'kom dan',
     ],
     veiled: [
+      // Round 16.
+      'ik heb ~2 je nummerbord',
+      'we weten ~2 {r16relnl} ~6 {r16routinenl}',
+      'ik weet ~2 {r16relnl} ~6 {r16routinenl}',
+      'we weten precies ~2 {r16relnl} ~6 {r16routinenl}',
       // Round 16: 'I would not walk alone at night if I were you' (with 'just a tip' it is a threat).
       'ik zou ~3 niet meer alleen ~5 als ik jou was',
       'ik zou {r16nightnl} ~3 niet ~2 alleen ~5 als ik jou was',
@@ -5700,6 +5789,11 @@ export const nl: Lexicon = {
       'met de knuppel',
     ],
     graphic: [
+      // Round 16: a person cut apart alive with a chainsaw, asked for as a picture or video.
+      'levend ~4 in stukken ~3 gezaagd',
+      'levend ~4 doormidden gezaagd',
+      'levend ~3 {r16sawnl} ~3 met een kettingzaag',
+      'met een kettingzaag ~4 in stukken ~2 gezaagd',
       // Ronde 14: een executie gevraagd als prompt voor een video of beeld, met het bloed of de doodsstrijd.
       '{r14promptnl} ~6 {r14execnl} ~10 {r14agonynl}',
       '{gsubjpron} ~1 werd ~1 in brand gestoken',
@@ -6117,6 +6211,13 @@ export const nl: Lexicon = {
       'spleetog*',
     ],
     groups: [
+      'koerden',
+      'trans mensen',
+      'transmensen',
+      'transvrouwen',
+      'trans vrouwen',
+      'transmannen',
+      'transpersonen',
       'oeigoeren',
       'oeigoer',
       'gelukszoekers',
@@ -6217,6 +6318,10 @@ export const nl: Lexicon = {
       'als {dhnl} ~2 {dhtreatnl}',
     ],
     exclusion: [
+      // Round 16: housing or a job 'not for Blacks or Arabs'.
+      '{r16rentnl} ~6 niet voor ~1 {group}',
+      '{r16rentnl} ~6 geen ~1 {group} $',
+      '{r16rentnl} ~6 alleen voor ~1 nederlanders',
       // Ronde 14: spelers van een groep uit 'onze competitie' geweerd; een groep die 'als apen leeft'.
       'uit ~2 {r14competitienl} ~2 geweerd',
       'uit ~2 {r14competitienl} ~2 weren',
@@ -6358,6 +6463,13 @@ export const nl: Lexicon = {
       'hadden nooit geboren moeten worden',
     ],
     predicates: [
+      // Round 16: a people 'traitors by nature', trans people mentally ill and needing a psychiatrist, not rights.
+      '{group} zijn ~2 verraders',
+      '{group} ~4 van nature verraders',
+      '{group} ~2 verraders van nature',
+      '{group} ~6 vertrouw ze nooit',
+      '{group} ~2 geestesziek*',
+      'psychiater nodig ~3 geen rechten',
       // Round 16: a group drawn as vermin or apes in a prompt ('teken Marokkanen als ratten', 'tekening van Joden als apen').
       '{r16drawnl} ~6 {group} ~4 als ~2 {dhnl}',
       '{r16drawnl} ~6 {group} ~4 in de vorm van ~2 {dhnl}',

@@ -57,6 +57,83 @@ export const pt: Lexicon = {
     'judiacao',
   ],
   classes: {
+    // Round 16: sexting (tearing clothes off to ride someone), a spouse away and someone asked to come to bed.
+    r16sexvpt: ['cavalgar', 'comer', 'foder', 'chupar', 'lamber', 'montar em ti'],
+    r16awaypt: [
+      'marido viajou',
+      'meu marido viajou',
+      'marido ta fora',
+      'marido esta fora',
+      'marido ta viajando',
+      'marido saiu',
+      'meu marido nao esta',
+      'esposa viajou',
+      'minha mulher viajou',
+      'mulher viajou',
+      'marido ta de plantao',
+    ],
+    // Round 16: veiled threats ('eu não andaria sozinha à noite se fosse você. só uma dica', 'confere teus freios').
+    r16tippt: [
+      'so uma dica',
+      'fica a dica',
+      'um conselho',
+      'conselho de amigo',
+      'so um conselho',
+      'so um aviso',
+      'fica o aviso',
+      'dica de amigo',
+    ],
+    r16platept: ['placa', 'matricula', 'placa do teu carro', 'placa do seu carro'],
+    r16yourplpt: ['teus', 'seus', 'os teus', 'os seus'],
+    r16brakespt: ['freios', 'travoes', 'os freios', 'os travoes'],
+    r16goingpt: ['to indo', 'estou indo', 'vou ai', 'vou la', 'to chegando', 'vou passar ai', 'ja to indo'],
+    r16bludgeonpt: [
+      'taco',
+      'taco de beisebol',
+      'taco de metal',
+      'barra de ferro',
+      'cano de ferro',
+      'pe de cabra',
+      'soco ingles',
+      'faca',
+      'facao',
+      'arma',
+      'pistola',
+      'revolver',
+    ],
+    // Round 16: prompts asking for gore (skin torn off, limbs cut, guts).
+    r16gorept: [
+      'pele arrancada',
+      'pele sendo arrancada',
+      'membros cortados',
+      'membros decepados',
+      'membros arrancados',
+      'visceras expostas',
+      'entranhas expostas',
+      'cabeca decepada',
+      'sangue jorrando',
+      'esfolad* viv*',
+      'cortad* viv*',
+      'serrad* viv*',
+    ],
+    r16promptpt: [
+      'gere',
+      'gera',
+      'gerar',
+      'crie',
+      'cria',
+      'imagem',
+      'imagens',
+      'foto',
+      'fotorrealista',
+      'video',
+      'desenhe',
+      'desenha',
+      'ilustracao',
+      'render',
+      'hiper-realista',
+      'hiper realista',
+    ],
     r15wetpt: ['ficar encharcad*', 'ficarmos encharcad*', 'gozar', 'gozarmos', 'gozei', 'gozou', 'gozamos'],
     r15workpt: [
       'escritorio',
@@ -5254,6 +5331,13 @@ export const pt: Lexicon = {
       'clinica de massagem',
     ],
     explicit: [
+      // Round 16: a booty call ('quero arrancar tua roupa e te cavalgar').
+      'arrancar ~2 roupa ~4 te {r16sexvpt}',
+      'rasgar ~2 roupa ~4 te {r16sexvpt}',
+      // Round 16: a spouse away, someone asked to come to bed tonight.
+      '{r16awaypt} ~5 quem ~3 dormir comigo',
+      '{r16awaypt} ~5 quem ~3 transar comigo',
+      '{r16awaypt} ~5 quem ~3 me fazer companhia ~2 cama',
       // Round 15.
       '$ senta na minha cara',
       '$ senta aqui na minha cara',
@@ -5910,6 +5994,13 @@ export const pt: Lexicon = {
       'torneio de',
     ],
     cues: [
+      '{r16tippt} $',
+      'confere ~1 {r16yourplpt} {r16brakespt}',
+      'confira ~1 {r16yourplpt} {r16brakespt}',
+      'verifica ~1 {r16yourplpt} {r16brakespt}',
+      'verifique ~1 {r16yourplpt} {r16brakespt}',
+      'confere teus freios',
+      'confira seus freios',
       // Round 15.
       'casa de madeira',
       'bela casa de madeira',
@@ -6771,6 +6862,13 @@ export const pt: Lexicon = {
       'se for homem',
     ],
     veiled: [
+      // Round 16: 'I would not walk alone at night if I were you', 'I photographed your plate', 'check your brakes'.
+      'nao andaria ~2 sozinh* ~4 se fosse ~1 voce',
+      'nao andaria ~2 sozinh* ~4 se fosse ~1 tu',
+      'se fosse ~1 voce ~2 nao andaria ~2 sozinh*',
+      'fotografei ~2 {r16platept}',
+      'tirei foto ~2 {r16platept}',
+      '{r16goingpt} ~2 com ~1 {r16bludgeonpt}',
       // Round 15.
       'queima* ~2 {r15prettypt}',
       'pega* fogo ~2 {r15prettypt}',
@@ -6908,6 +7006,9 @@ export const pt: Lexicon = {
       'pegar eles na saida',
     ],
     graphic: [
+      // Round 16: gore asked for in a prompt.
+      '{r16promptpt} ~6 tortura ~4 {r16gorept}',
+      '{r16promptpt} ~8 {r16gorept}',
       // Round 14: an execution asked for as a video or picture prompt, with the gore or the agony shown.
       '{r14promptpt} ~6 {r14execpt} ~10 {r14agonypt}',
       // Round 14: a head held under water until the person stops moving.
@@ -7342,6 +7443,8 @@ export const pt: Lexicon = {
       'ciganada',
     ],
     groups: [
+      'curdos',
+      'curdas',
       // Round 15.
       'angolano',
       'angolana',
@@ -7473,6 +7576,11 @@ export const pt: Lexicon = {
       'tratar eles como',
     ],
     exclusion: [
+      // Round 16: housing or a job 'not for Blacks or Arabs', 'natives only'.
+      'alug* ~6 mas nao ~1 para ~1 {group}',
+      'alug* ~6 nao ~1 para ~1 {group}',
+      'alug* ~6 nem ~1 para ~1 {group}',
+      'vaga ~6 nao ~1 para ~1 {group}',
       // Round 13: never rent to Roma; not in our children's class; a woman refereeing sent back to the kitchen.
       'nunca arrendem a',
       'nao arrendem a',
@@ -7623,6 +7731,15 @@ export const pt: Lexicon = {
       'deviam estar presos',
     ],
     predicates: [
+      // Round 16: a people 'traitors by nature, never trust them'; gay people disgusting, their existence a nuisance.
+      '{group} ~2 traidores por natureza',
+      '{group} sao ~1 traidores',
+      '{group} ~2 traidor* de nascenca',
+      '{group} ~6 nunca confi* ~1 neles',
+      '{group} ~6 nunca confi* ~1 nelas',
+      '{group} ~1 sao ~1 nojent*',
+      '{group} ~8 existencia deles ~2 incomodo',
+      '{group} ~8 existencia delas ~2 incomodo',
       // Round 15.
       '{group} e doente $',
       '{group} sao doentes $',
