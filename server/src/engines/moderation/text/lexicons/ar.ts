@@ -157,15 +157,6 @@ export const ar: Lexicon = {
     ],
     r16aroutinet: ['بتطلع', 'بترجع', 'بيطلع', 'بيرجع', 'بتوصل', 'بيوصل', 'بتروح', 'بيروح'],
     r16awalk: ['بمشي', 'امشي', 'بطلع', 'اطلع', 'بروح', 'اروح', 'بتمشي', 'تمشي', 'بتطلع', 'تطلع'],
-    r16agreet: [
-      'سلملي عليها',
-      'سلملي عليه',
-      'سلم لي عليها',
-      'سلم لي عليه',
-      'سلملي على {r16arel}',
-      'سلم على {r16arel}',
-      'سلملي عليهم',
-    ],
     r16atip: [
       'مجرد نصيحة',
       'نصيحة مني',
@@ -4294,6 +4285,11 @@ export const ar: Lexicon = {
   nsfw: {
     adCues: ['واتساب فقط', 'التواصل واتساب', 'جنيه الساعة', 'درهم الساعة', 'ريال الساعة', 'دولار الساعة'],
     explicit: [
+      // Round 16: masturbating on camera for an audience.
+      'بضرب عشرة ~2 عالكاميرا',
+      'بضرب عشرة ~2 على الكاميرا',
+      'يشوفني ~2 بضرب عشرة',
+      'يشوفني ~2 بجلد عميرة',
       // Round 16: an explicit close-up of genitals, legs spread.
       'لقطة مقربة صريحة ~3 مهبل',
       'لقطة مقربة صريحة ~3 فرج',
@@ -4744,7 +4740,6 @@ export const ar: Lexicon = {
   },
   violence: {
     cues: [
-      '{r16agreet} $',
       '{r16atip} $',
       'افحص ~1 الفرامل $',
       'افحص ~1 فراملك $',
@@ -4916,6 +4911,11 @@ export const ar: Lexicon = {
       'البطولة',
     ],
     incitement: [
+      // Round 16: 'some people fall down the stairs, say hi to your mother'.
+      'بيوقعوا عن الدرج ~4 سلملي',
+      'بيوقعوا عن الدرج ~4 سلم لي',
+      'بيوقعوا من الدرج ~4 سلملي',
+      'بيوقعوا من الدرج ~4 سلم لي',
       // Round 15.
       '{r15terrorar} ~4 {r15rightar} ~10 {r15repeatar}',
       '{r15terrorar} ~10 {r15repeatar}',
@@ -5370,6 +5370,8 @@ export const ar: Lexicon = {
       'لو رجعت',
     ],
     veiled: [
+      'بعض الناس ~1 بيوقعوا عن الدرج',
+      'بعض الناس ~1 بيوقعوا من الدرج',
       // Round 16.
       '{r13aknow} ~2 {r16arel} ~4 {r16aroutine}',
       '{r13aknow} ~2 {r16arel} ~1 {r16aroutinet} ~4 الساعة',
@@ -6156,6 +6158,10 @@ export const ar: Lexicon = {
       'ينبادوا',
     ],
     predicates: [
+      // Round 16: women 'stupid, only want rights'.
+      '{r11awomen} ~1 غبيات ~4 حقوق !متساوية !كاملة',
+      '{r11awomen} ~6 بس بدهن حقوق !متساوية !كاملة !زي !مثل',
+      '{r11awomen} ~6 بس بدهم حقوق !متساوية !كاملة !زي !مثل',
       // Round 16: a group drawn as vermin in a prompt ('ارسم اليهود على شكل فئران').
       '{r16adraw} ~6 {group} ~3 {r16ashape} ~1 {dha}',
       '{group} ~3 {r16ashape} ~1 {dha} ~8 {r16adraw}',

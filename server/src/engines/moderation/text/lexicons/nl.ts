@@ -64,6 +64,8 @@ export const nl: Lexicon = {
     'verbranding*',
   ],
   classes: {
+    // Round 16: a disabled person told to stay at home.
+    r16cripnl: ['kreupele', 'kreupel', 'invalide', 'mongool', 'spast', 'gehandicapte', 'rolstoeler'],
     // Round 16: veiled threats ('we weten dat je moeder om zeven uur boodschappen doet', 'check je remmen maar').
     r16relnl: [
       'je moeder',
@@ -4149,6 +4151,9 @@ export const nl: Lexicon = {
     'de enquete',
   ],
   notReporting: [
+    // Round 16: the police set on fire is the act called for, not a report's word.
+    'de politie in brand',
+    'de politie in de fik',
     // Round 16: a propaganda style asked for in a prompt is part of the request, not a report.
     'propaganda poster',
     'propagandaposter',
@@ -4241,6 +4246,12 @@ export const nl: Lexicon = {
       'massagesalon',
     ],
     explicit: [
+      // Round 16: a handjob bragged about ('ze trok me af in de bioscoop').
+      'ze trok me af !van',
+      'ze trok mij af !van',
+      'hij trok me af !van',
+      'heeft me afgetrokken',
+      'trok me af in de bioscoop',
       // Round 16: a spouse away and someone asked to come to bed; tearing clothes off to ride someone.
       '{r16awaynl} ~5 wie ~3 {r16nightnl} ~2 bij me slapen',
       '{r16awaynl} ~5 wie ~3 {r16nightnl} ~2 bij mij slapen',
@@ -5022,6 +5033,14 @@ export const nl: Lexicon = {
       'manieren ~1 leren',
     ],
     incitement: [
+      // Round 16: Molotov cocktails, the police set on fire.
+      'we steken de politie in brand',
+      // Round 16: 'some people just fall down the stairs, say hi to your mother'.
+      'vallen ~2 van de trap ~6 doe {r16relnl} de groeten',
+      'steken de politie in de fik',
+      'de politie in brand steken',
+      'molotov* meenemen',
+      'neem ~2 molotov* mee',
       // Round 15.
       '{r15terrornl} ~4 {r15repeatnl}',
       '{r15terrornl} ~3 had gelijk ~10 {r15repeatnl}',
@@ -5606,6 +5625,10 @@ export const nl: Lexicon = {
       'kom dan',
     ],
     veiled: [
+      // Round 16: 'some people just fall down the stairs'.
+      'sommige mensen vallen ~2 van de trap',
+      'mensen vallen ~1 zomaar van de trap',
+      'je kan zomaar van de trap vallen',
       // Round 16.
       'ik heb ~2 je nummerbord',
       'we weten ~2 {r16relnl} ~6 {r16routinenl}',
@@ -6463,6 +6486,13 @@ export const nl: Lexicon = {
       'hadden nooit geboren moeten worden',
     ],
     predicates: [
+      // Round 16: trans women 'just perverts in dresses'; a disabled person told to stay at home.
+      '{group} ~4 perverten in jurken',
+      '{group} ~4 perverten in een jurk',
+      '{r16cripnl} ~4 waarom ~3 buiten',
+      '{r16cripnl} ~8 moet thuis blijven $',
+      '{r16cripnl} ~8 moeten thuis blijven $',
+      '{r16cripnl} ~8 hoort thuis $',
       // Round 16: a people 'traitors by nature', trans people mentally ill and needing a psychiatrist, not rights.
       '{group} zijn ~2 verraders',
       '{group} ~4 van nature verraders',

@@ -57,6 +57,32 @@ export const pt: Lexicon = {
     'judiacao',
   ],
   classes: {
+    // Round 16: a disabled person told to stay at home; politicians hanged from lampposts.
+    r16crippt: [
+      'aleijado',
+      'aleijada',
+      'aleijados',
+      'aleijadas',
+      'deficiente',
+      'deficientes',
+      'cadeirante',
+      'cadeirantes',
+      'retardado',
+      'retardados',
+      'mongoloide',
+      'mongoloides',
+    ],
+    r16polpt: [
+      'politicos',
+      'deputados',
+      'ministros',
+      'juizes',
+      'traidores',
+      'corruptos',
+      'banqueiros',
+      'senadores',
+      'vereadores',
+    ],
     // Round 16: sexting (tearing clothes off to ride someone), a spouse away and someone asked to come to bed.
     r16sexvpt: ['cavalgar', 'comer', 'foder', 'chupar', 'lamber', 'montar em ti'],
     r16awaypt: [
@@ -5331,6 +5357,17 @@ export const pt: Lexicon = {
       'clinica de massagem',
     ],
     explicit: [
+      // Round 16: a handjob bragged about, a skirt lifted to grope, a BDSM partner or a couple swap sought.
+      'bateu uma pra mim',
+      'bateu uma punheta pra mim',
+      'batia uma pra mim',
+      'levantar tua saia ~3 apalpar',
+      'levantar a tua saia ~3 apalpar',
+      'quero ~4 te apalpar',
+      'procuro ~1 parceir* submiss* ~3 bdsm',
+      'parceir* ~2 para bdsm',
+      'casal ~2 procura casal ~3 troca',
+      'troca de casais',
       // Round 16: a booty call ('quero arrancar tua roupa e te cavalgar').
       'arrancar ~2 roupa ~4 te {r16sexvpt}',
       'rasgar ~2 roupa ~4 te {r16sexvpt}',
@@ -6149,6 +6186,13 @@ export const pt: Lexicon = {
       'enquanto e tempo',
     ],
     incitement: [
+      // Round 16: politicians hanged from lampposts ('tá na hora').
+      '{r16polpt} ~2 pendurad* ~2 nos postes',
+      // Round 16: 'some people fall down the stairs, say hi to your mother'.
+      'gente ~2 cai da escada ~4 manda ~2 pra tua mae',
+      'gente ~2 caem da escada ~4 manda ~2 pra tua mae',
+      '{r16polpt} ~2 enforcad* ~2 nos postes',
+      '{r16polpt} ~2 pendurad* ~2 em postes',
       // Round 15.
       '{r15terrorpt} ~3 {r15rightpt} ~10 {r15repeatpt}',
       '{r15terrorpt} ~12 {r15repeatpt}',
@@ -6862,6 +6906,12 @@ export const pt: Lexicon = {
       'se for homem',
     ],
     veiled: [
+      // Round 16: a bat brought to a meeting; 'some people fall down the stairs'.
+      'vou levar ~1 {r16bludgeonpt}',
+      'vou levar ~1 um taco',
+      'tem gente que cai da escada',
+      'gente ~2 cai da escada',
+      'tem gente que ~1 cai ~1 da escada',
       // Round 16: 'I would not walk alone at night if I were you', 'I photographed your plate', 'check your brakes'.
       'nao andaria ~2 sozinh* ~4 se fosse ~1 voce',
       'nao andaria ~2 sozinh* ~4 se fosse ~1 tu',
@@ -7731,6 +7781,14 @@ export const pt: Lexicon = {
       'deviam estar presos',
     ],
     predicates: [
+      // Round 16: a disabled person told to stay at home; trans women 'perverts in dresses'; women 'stupid, only want rights'.
+      '{r16crippt} ~4 por que ~3 sai de casa',
+      '{r16crippt} ~8 devia ficar em casa $',
+      '{r16crippt} ~8 deviam ficar em casa $',
+      '{group} ~4 pervertidos de vestido',
+      '{group} ~4 pervertidos em vestidos',
+      '{group} ~4 pervertidos de saia',
+      '{group} ~2 so querem direitos',
       // Round 16: a people 'traitors by nature, never trust them'; gay people disgusting, their existence a nuisance.
       '{group} ~2 traidores por natureza',
       '{group} sao ~1 traidores',

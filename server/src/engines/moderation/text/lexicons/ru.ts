@@ -145,6 +145,28 @@ export const ru: Lexicon = {
     'закопане',
   ],
   classes: {
+    r16officialru: [
+      'чиновника',
+      'депутата',
+      'мэра',
+      'судью',
+      'мента',
+      'губернатора',
+      'министра',
+      'олигарха',
+      'прокурора',
+      'коррупционера',
+    ],
+    r16coupleru: ['пара', 'семейная пара', 'мж', 'мжм', 'жмж', 'супружеская пара'],
+    r16cutru: [
+      'порезать на куски',
+      'разрезать на куски',
+      'порубить на куски',
+      'четвертовать',
+      'на ремни порезать',
+      'нарезать ломтями',
+      'порезать на ломтики',
+    ],
     // Round 16: genitals in an explicit close-up prompt.
     r16genru: [
       'вагины',
@@ -5116,6 +5138,12 @@ export const ru: Lexicon = {
       '{r14topicru} ~6 порнографи*',
     ],
     explicit: [
+      // Round 16: a handjob bragged about; a couple seeking a couple to swing.
+      'подрочила мне',
+      'подрочил ей',
+      'дрочила мне',
+      'ищет пару для свинга',
+      '{r16coupleru} ~3 для свинга',
       // Round 16: an explicit close-up of genitals, legs spread; a spouse away and someone asked to stay the night.
       'откровенн* ~3 крупн* план* ~3 {r16genru}',
       'раздвинут* ноги ~4 {r16genru}',
@@ -5756,6 +5784,11 @@ export const ru: Lexicon = {
       'в бадминтон*',
     ],
     incitement: [
+      // Round 16: 'some people fall down the stairs, say hi to your mother'; an official to be cut to pieces, likes for whoever does it.
+      'падают с лестницы ~4 привет',
+      'этого {r16officialru} ~2 надо ~1 {r16cutru}',
+      '{r16officialru} ~3 надо ~1 {r16cutru}',
+      'лайк тому ~2 кто ~3 {r16cutru}',
       // Round 16: 'I'll count your teeth' (a beating); coming back with a gun if the wages are not paid.
       'пересчита* {r16youdatru} ~1 зубы',
       '{r16youdatru} ~1 зубы пересчита*',
@@ -6339,6 +6372,12 @@ export const ru: Lexicon = {
       'пойдем и',
     ],
     veiled: [
+      // Round 16: a bat brought behind the gym; 'some people fall down the stairs'.
+      'беру ~1 биту',
+      'возьму ~1 биту',
+      'принесу ~1 биту',
+      'некоторые ~2 падают с лестницы',
+      'люди ~1 иногда падают с лестницы',
       // Round 16: 'we know when your mother goes shopping', 'I would not walk alone in the evenings if I were you', 'I photographed your number plate'.
       'мы знаем ~3 {relative} ~6 {r16relroutru}',
       'я знаю ~3 {relative} ~6 {r16relroutru}',
@@ -6951,6 +6990,8 @@ export const ru: Lexicon = {
       'чурками',
     ],
     groups: [
+      'трансженщины',
+      'трансженщин',
       'курды',
       'курдов',
       'курдам',
@@ -7142,6 +7183,10 @@ export const ru: Lexicon = {
       '{xmustru} ~3 принудительн*',
     ],
     predicates: [
+      // Round 16: trans women 'just perverts in dresses'; women 'stupid, only want rights'.
+      '{group} ~3 извращенцы в платьях',
+      '{group} ~3 извращенцы в юбках',
+      '{group} ~1 тупые ~3 только права',
       // Round 16: a people 'traitors by nature, never trust them'; gay people disgusting, their existence a nuisance.
       '{group} ~1 предатели по ~1 природе',
       '{group} ~2 предатели ~1 от природы',
