@@ -144,6 +144,7 @@ export const ar: Lexicon = {
     'جنسيتنا',
   ],
   classes: {
+    r16aplace: ['بابه', 'بيته', 'سيارته', 'دكانه', 'محله', 'شرفته', 'بابهم', 'بيتهم'],
     // Round 16: veiled threats ('بنعرف إنه أمك بتتسوق الساعة سبعة. سلملي عليها', 'لو كنت مكانك ما كنت بمشي لحالي بالليل').
     r16arel: ['امك', 'ابوك', 'اختك', 'مرتك', 'زوجتك', 'بنتك', 'ابنك', 'ولادك', 'اولادك', 'خطيبتك'],
     r16aroutine: [
@@ -4165,6 +4166,8 @@ export const ar: Lexicon = {
   negation: {
     // اقتراح في صيغة سؤال: «لماذا لا نطردهم جميعا؟»، «ليش ما حدا بيقتله؟».
     rhetorical: ['لماذا لا', 'لم لا', 'ليش ما', 'ليش لا', 'ليه ما', 'ليه لا'],
+    // Round 16: لما is 'when' (لما اكب بنزين على بابه), not ل + the negation ما.
+    local: ['لما'],
     before: ['لا', 'لن', 'لم', 'ما', 'ليس', 'ليست', 'ليسوا', 'ابدا', 'غير', 'ضد', 'بدون', 'نرفض'],
     // Words that reject what was just said: 'describing refugees as insects is hate speech, rejected'.
     after: ['خطاب كراهية', 'خطاب الكراهية', 'مرفوض', 'كلام مرفوض'],
@@ -4262,6 +4265,10 @@ export const ar: Lexicon = {
   ],
   /** An ultimatum (one more word and...) is a threat, not a report of a word. */
   notReporting: [
+    // Round 16: the police as the target of the act called for, not a report's word.
+    'نكسر الشرطة',
+    'نكسر راس الشرطة',
+    'نضرب الشرطة',
     // Round 16: a propaganda style asked for in a prompt is part of the request, not a report.
     'باسلوب ~1 دعاية',
     'اسلوب ~1 دعاية',
@@ -4740,6 +4747,7 @@ export const ar: Lexicon = {
   },
   violence: {
     cues: [
+      '{r16arel} ~1 بتطلع ~3 الساعة',
       '{r16atip} $',
       'افحص ~1 الفرامل $',
       'افحص ~1 فراملك $',
@@ -4911,6 +4919,12 @@ export const ar: Lexicon = {
       'البطولة',
     ],
     incitement: [
+      // Round 16: the police beaten at a demonstration; petrol poured on a door.
+      'نكسر الشرطة',
+      'نكسر راس الشرطة',
+      'نضرب الشرطة',
+      'اكب بنزين ~2 {r16aplace}',
+      'بكب بنزين ~2 {r16aplace}',
       // Round 16: 'some people fall down the stairs, say hi to your mother'.
       'بيوقعوا عن الدرج ~4 سلملي',
       'بيوقعوا عن الدرج ~4 سلم لي',
@@ -5370,6 +5384,12 @@ export const ar: Lexicon = {
       'لو رجعت',
     ],
     veiled: [
+      // Round 16: 'I hope nothing happens to her'; iron pipes brought to a demonstration.
+      'ان شاء الله ما يصيرلها حادث',
+      'ان شاء الله ما يصيرله حادث',
+      'ان شاء الله ما يصير ~2 حادث',
+      'جيبوا مواسير حديد',
+      'جيبوا ~1 عصي',
       'بعض الناس ~1 بيوقعوا عن الدرج',
       'بعض الناس ~1 بيوقعوا من الدرج',
       // Round 16.
@@ -6158,6 +6178,9 @@ export const ar: Lexicon = {
       'ينبادوا',
     ],
     predicates: [
+      // Round 16: the 'of course he is good with money' trope beside a Jew (an echo in triple brackets is read as 'اليهود').
+      'طبعا ~3 شاطر بالمصاري ~6 {group}',
+      'طبعا ~3 شاطر بالفلوس ~6 {group}',
       // Round 16: women 'stupid, only want rights'.
       '{r11awomen} ~1 غبيات ~4 حقوق !متساوية !كاملة',
       '{r11awomen} ~6 بس بدهن حقوق !متساوية !كاملة !زي !مثل',

@@ -64,6 +64,7 @@ export const nl: Lexicon = {
     'verbranding*',
   ],
   classes: {
+    r16placenl: ['veranda', 'stoep', 'voordeur', 'deur', 'auto', 'huis', 'schuur', 'brievenbus'],
     // Round 16: a disabled person told to stay at home.
     r16cripnl: ['kreupele', 'kreupel', 'invalide', 'mongool', 'spast', 'gehandicapte', 'rolstoeler'],
     // Round 16: veiled threats ('we weten dat je moeder om zeven uur boodschappen doet', 'check je remmen maar').
@@ -4151,6 +4152,11 @@ export const nl: Lexicon = {
     'de enquete',
   ],
   notReporting: [
+    // Round 16: the police as the target of the act called for, not a report's word.
+    'sla de politie neer',
+    'slaan de politie neer',
+    'de politie in elkaar slaan',
+    'de politie neerslaan',
     // Round 16: the police set on fire is the act called for, not a report's word.
     'de politie in brand',
     'de politie in de fik',
@@ -5033,6 +5039,13 @@ export const nl: Lexicon = {
       'manieren ~1 leren',
     ],
     incitement: [
+      // Round 16: the police beaten down at a demonstration; petrol poured over a porch.
+      'sla de politie neer',
+      'slaan de politie neer',
+      'de politie in elkaar slaan',
+      'de politie neerslaan',
+      'ik ~6 benzine over zijn {r16placenl}',
+      'benzine over zijn {r16placenl} giet',
       // Round 16: Molotov cocktails, the police set on fire.
       'we steken de politie in brand',
       // Round 16: 'some people just fall down the stairs, say hi to your mother'.
@@ -5625,6 +5638,14 @@ export const nl: Lexicon = {
       'kom dan',
     ],
     veiled: [
+      // Round 16: 'I hope she has no accident'; steel pipes brought to the demonstration.
+      'hopelijk krijgt ze geen ongeluk',
+      'hopelijk krijgt hij geen ongeluk',
+      'hopelijk overkomt ~2 geen ongeluk',
+      'het zou zonde zijn als ~3 ongeluk',
+      'neem stalen pijpen mee',
+      'neem ijzeren staven mee',
+      'neem ~1 knuppels mee',
       // Round 16: 'some people just fall down the stairs'.
       'sommige mensen vallen ~2 van de trap',
       'mensen vallen ~1 zomaar van de trap',
@@ -6486,6 +6507,9 @@ export const nl: Lexicon = {
       'hadden nooit geboren moeten worden',
     ],
     predicates: [
+      // Round 16: the 'of course he is good with money' trope beside a Jew (an echo in triple brackets is read as 'joden').
+      'natuurlijk ~4 goed met geld ~6 {group}',
+      'tuurlijk ~4 goed met geld ~6 {group}',
       // Round 16: trans women 'just perverts in dresses'; a disabled person told to stay at home.
       '{group} ~4 perverten in jurken',
       '{group} ~4 perverten in een jurk',

@@ -57,6 +57,19 @@ export const pt: Lexicon = {
     'judiacao',
   ],
   classes: {
+    r16goodpt: ['bom', 'boa', 'bons', 'boas'],
+    r16wifept: [
+      'tua mulher',
+      'sua mulher',
+      'tua esposa',
+      'sua esposa',
+      'tua filha',
+      'sua filha',
+      'teu filho',
+      'seu filho',
+      'tua mae',
+      'sua mae',
+    ],
     // Round 16: a disabled person told to stay at home; politicians hanged from lampposts.
     r16crippt: [
       'aleijado',
@@ -114,6 +127,10 @@ export const pt: Lexicon = {
     r16brakespt: ['freios', 'travoes', 'os freios', 'os travoes'],
     r16goingpt: ['to indo', 'estou indo', 'vou ai', 'vou la', 'to chegando', 'vou passar ai', 'ja to indo'],
     r16bludgeonpt: [
+      'bastoes',
+      'tacos',
+      'canos de ferro',
+      'barras de ferro',
       'taco',
       'taco de beisebol',
       'taco de metal',
@@ -6031,6 +6048,8 @@ export const pt: Lexicon = {
       'torneio de',
     ],
     cues: [
+      '{r16wifept} sai ~4 todo dia',
+      '{r16wifept} sai ~2 todos os dias',
       '{r16tippt} $',
       'confere ~1 {r16yourplpt} {r16brakespt}',
       'confira ~1 {r16yourplpt} {r16brakespt}',
@@ -6186,6 +6205,11 @@ export const pt: Lexicon = {
       'enquanto e tempo',
     ],
     incitement: [
+      // Round 16: an arsonist praised, 'they all should have burned'.
+      'deviam ter queimado todos $',
+      'deviam ter queimado ~1 todos eles',
+      'deviam ter morrido queimados',
+      'incendiario ~3 heroi',
       // Round 16: politicians hanged from lampposts ('tá na hora').
       '{r16polpt} ~2 pendurad* ~2 nos postes',
       // Round 16: 'some people fall down the stairs, say hi to your mother'.
@@ -6906,6 +6930,15 @@ export const pt: Lexicon = {
       'se for homem',
     ],
     veiled: [
+      // Round 16: 'your wife leaves at 7:30 every day, I hope she has no accident'; 'bring bats, he won't walk out'.
+      'espero que ~2 nao sofra ~1 nenhum acidente $',
+      'espero que ~2 nao ~1 tenha ~1 nenhum acidente $',
+      'seria uma pena se ~3 acidente',
+      'levem ~1 {r16bludgeonpt}',
+      'tragam ~1 {r16bludgeonpt}',
+      'nao sai andando daqui',
+      'nao sai daqui andando',
+      'nao vai sair andando',
       // Round 16: a bat brought to a meeting; 'some people fall down the stairs'.
       'vou levar ~1 {r16bludgeonpt}',
       'vou levar ~1 um taco',
@@ -7781,6 +7814,9 @@ export const pt: Lexicon = {
       'deviam estar presos',
     ],
     predicates: [
+      // Round 16: the 'of course he is good with money' trope beside a Jew (an echo in triple brackets is read as 'judeus').
+      'claro que ~4 {r16goodpt} com dinheiro ~6 {group}',
+      'obvio que ~4 {r16goodpt} com dinheiro ~6 {group}',
       // Round 16: a disabled person told to stay at home; trans women 'perverts in dresses'; women 'stupid, only want rights'.
       '{r16crippt} ~4 por que ~3 sai de casa',
       '{r16crippt} ~8 devia ficar em casa $',

@@ -145,6 +145,7 @@ export const ru: Lexicon = {
     'закопане',
   ],
   classes: {
+    r16placeru: ['крыльцо', 'дверь', 'машину', 'дом', 'гараж', 'дачу', 'сарай', 'порог'],
     r16officialru: [
       'чиновника',
       'депутата',
@@ -5784,6 +5785,12 @@ export const ru: Lexicon = {
       'в бадминтон*',
     ],
     incitement: [
+      // Round 16: cops beaten down at a rally; petrol poured on a porch; a head smashed on a wall, enjoyed.
+      'будем валить ментов',
+      'будем бить ментов',
+      'валите ментов',
+      'оболью ~2 {r16placeru} бензином',
+      'облить ~2 {r16placeru} бензином',
       // Round 16: 'some people fall down the stairs, say hi to your mother'; an official to be cut to pieces, likes for whoever does it.
       'падают с лестницы ~4 привет',
       'этого {r16officialru} ~2 надо ~1 {r16cutru}',
@@ -6372,6 +6379,14 @@ export const ru: Lexicon = {
       'пойдем и',
     ],
     veiled: [
+      // Round 16: 'I hope nothing happens to her'; rebar brought to a rally.
+      'надеюсь ~2 с ней не случится ~1 аварии',
+      'надеюсь ~2 с ней не случится ~1 несчастного случая',
+      'надеюсь ~2 с ним не случится ~1 аварии',
+      'надеюсь ~2 с ним не случится ~1 несчастного случая',
+      'несите арматуру',
+      'берите арматуру',
+      'возьмите арматуру',
       // Round 16: a bat brought behind the gym; 'some people fall down the stairs'.
       'беру ~1 биту',
       'возьму ~1 биту',
@@ -6652,6 +6667,9 @@ export const ru: Lexicon = {
       'кишки выпущу из',
     ],
     graphic: [
+      'разбил ~1 {r16youdatru} ~1 башку об стену',
+      'разбил ~1 {r16youdatru} ~1 голову об стену',
+      'кровь хлещет ~3 кайф',
       // Раунд 14: пытки с орудием в рассказе по заказу; казнь в промпте для видео с агонией крупным планом.
       '{r11writeru} ~2 {r11storyru} ~12 {r14tortplru} ~12 {r14screamru}',
       '{r11writeru} ~2 {r11storyru} ~12 {r14tortplru} ~4 {r14instrru}',
@@ -7183,6 +7201,9 @@ export const ru: Lexicon = {
       '{xmustru} ~3 принудительн*',
     ],
     predicates: [
+      // Round 16: the 'of course he is good with money' trope beside a Jew (an echo in triple brackets is read as 'евреи').
+      'конечно ~4 хорош* с деньгами ~6 {group}',
+      'ну конечно ~4 умеет ~1 с деньгами ~6 {group}',
       // Round 16: trans women 'just perverts in dresses'; women 'stupid, only want rights'.
       '{group} ~3 извращенцы в платьях',
       '{group} ~3 извращенцы в юбках',
