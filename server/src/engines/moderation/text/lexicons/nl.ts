@@ -64,6 +64,127 @@ export const nl: Lexicon = {
     'verbranding*',
   ],
   classes: {
+    r16placenl: ['veranda', 'stoep', 'voordeur', 'deur', 'auto', 'huis', 'schuur', 'brievenbus'],
+    // Round 16: a disabled person told to stay at home.
+    r16cripnl: ['kreupele', 'kreupel', 'invalide', 'mongool', 'spast', 'gehandicapte', 'rolstoeler'],
+    // Round 16: veiled threats ('we weten dat je moeder om zeven uur boodschappen doet', 'check je remmen maar').
+    r16relnl: [
+      'je moeder',
+      'je vader',
+      'je vrouw',
+      'je man',
+      'je dochter',
+      'je zoon',
+      'je kinderen',
+      'je zus',
+      'je vriendin',
+      'je oma',
+    ],
+    r16greetnl: [
+      'doe haar de groeten',
+      'doe hem de groeten',
+      'doe ze de groeten',
+      'doe de groeten aan',
+      'de groeten aan {r16relnl}',
+      'groetjes aan {r16relnl}',
+    ],
+    r16brakesnl: [
+      'check je remmen',
+      'controleer je remmen',
+      'check je remmen maar',
+      'kijk je remmen ~1 na',
+      'test je remmen maar',
+      'controleer je remmen maar',
+    ],
+    // Round 16: a spouse away, someone asked to come to bed tonight; a booty call.
+    r16sawnl: ['gezaagd', 'doorgezaagd', 'opengezaagd', 'zagen', 'doorzagen'],
+    r16routinenl: [
+      'boodschappen',
+      'van school',
+      'naar school',
+      'uit school',
+      'naar huis',
+      'thuiskomt',
+      'thuis komt',
+      'de deur uit',
+      'vertrekt',
+      'weggaat',
+      'alleen',
+      'gaat joggen',
+      'traint',
+      'van haar werk',
+      'van zijn werk',
+      'naar haar werk',
+      'naar zijn werk',
+      'de hond uitlaat',
+    ],
+    r16awaynl: [
+      'man is weg',
+      'mijn man is weg',
+      'man is op reis',
+      'mijn man is op reis',
+      'man is er niet',
+      'mijn man is er niet',
+      'vrouw is weg',
+      'mijn vrouw is weg',
+      'vrouw is op reis',
+      'man werkt vannacht',
+      'mijn man werkt vannacht',
+    ],
+    r16rentnl: [
+      'te huur',
+      'huren',
+      'verhuren',
+      'verhuur',
+      'kamer vrij',
+      'woning',
+      'appartement',
+      'vacature',
+      'personeel gezocht',
+    ],
+    // Round 16: a picture asked for or named (teken, karikatuur, poster) in which a group is drawn as vermin or apes.
+    r16drawnl: [
+      'teken',
+      'tekenen',
+      'tekening',
+      'schilder',
+      'genereer',
+      'maak',
+      'karikatuur',
+      'karikaturen',
+      'cartoon',
+      'spotprent',
+      'poster',
+      'afbeelding',
+      'plaatje',
+      'meme',
+      'illustratie',
+      'afgebeeld',
+      'getekend',
+    ],
+    // Round 16: a warning 'as a tip' after a veiled threat.
+    r16nightnl: [
+      's avonds',
+      's nachts',
+      'in het donker',
+      'na het donker',
+      'na zonsondergang',
+      'vannacht',
+      'vanavond',
+      "'s avonds",
+      "'s nachts",
+    ],
+    r16tipnl: [
+      'gewoon een tip',
+      'een tip',
+      'goedbedoeld advies',
+      'een goedbedoelde tip',
+      'een welgemeend advies',
+      'vriendelijk advies',
+      'een gratis tip',
+      'een vriendelijke tip',
+      'puur advies',
+    ],
     r15wetnl: [
       'doorweekt',
       'kletsnat',
@@ -823,6 +944,10 @@ export const nl: Lexicon = {
       'vuilnis',
     ],
     dhpreynl: [
+      // Round 16: vermin fought or caught ('vluchtelingen die ratten bestrijden in het kamp').
+      'bestrijden',
+      'vangen',
+      'verjagen',
       'in',
       'op',
       'onder',
@@ -4027,6 +4152,21 @@ export const nl: Lexicon = {
     'de enquete',
   ],
   notReporting: [
+    // Round 16: the police as the target of the act called for, not a report's word.
+    'sla de politie neer',
+    'slaan de politie neer',
+    'de politie in elkaar slaan',
+    'de politie neerslaan',
+    // Round 16: the police set on fire is the act called for, not a report's word.
+    'de politie in brand',
+    'de politie in de fik',
+    // Round 16: a propaganda style asked for in a prompt is part of the request, not a report.
+    'propaganda poster',
+    'propagandaposter',
+    'propagandastijl',
+    'propaganda stijl',
+    'in de stijl van ~2 propaganda',
+    '$ propaganda $',
     'voordat je gaat getuigen',
     'voor je gaat getuigen',
     'voordat je getuigt',
@@ -4112,6 +4252,27 @@ export const nl: Lexicon = {
       'massagesalon',
     ],
     explicit: [
+      // Round 16: a handjob bragged about ('ze trok me af in de bioscoop').
+      'ze trok me af !van',
+      'ze trok mij af !van',
+      'hij trok me af !van',
+      'heeft me afgetrokken',
+      'trok me af in de bioscoop',
+      // Round 16: a spouse away and someone asked to come to bed; tearing clothes off to ride someone.
+      '{r16awaynl} ~5 wie ~3 {r16nightnl} ~2 bij me slapen',
+      '{r16awaynl} ~5 wie ~3 {r16nightnl} ~2 bij mij slapen',
+      '{r16awaynl} ~5 wie ~4 mijn bed',
+      'kleren van je lijf scheuren',
+      'kleren van je lijf rukken',
+      'je kleren ~2 scheuren ~4 je berijden',
+      // Round 16: a hard-on from thinking of the other ('ik heb een stijve als ik aan je kont denk').
+      'ik heb een stijve als ik aan',
+      'ik krijg een stijve als ik aan',
+      'ik krijg een stijve van ~2 jou',
+      'ik krijg een stijve van je',
+      'ik word ~1 hard als ik aan jou denk',
+      'ik word ~1 hard als ik aan je {r13kontnl}',
+      'ik word ~1 geil als ik aan je ~2 {r13kontnl}',
       // Round 15.
       'reed ze me ~4 {r15wetnl}',
       'ze reed me ~4 {r15wetnl}',
@@ -4772,6 +4933,9 @@ export const nl: Lexicon = {
       'overtreding',
     ],
     cues: [
+      '{r16greetnl} $',
+      '{r16brakesnl} $',
+      '{r16tipnl} $',
       // Round 15.
       'mooi houten huis',
       'mooi huis heb je',
@@ -4875,6 +5039,21 @@ export const nl: Lexicon = {
       'manieren ~1 leren',
     ],
     incitement: [
+      // Round 16: the police beaten down at a demonstration; petrol poured over a porch.
+      'sla de politie neer',
+      'slaan de politie neer',
+      'de politie in elkaar slaan',
+      'de politie neerslaan',
+      'ik ~6 benzine over zijn {r16placenl}',
+      'benzine over zijn {r16placenl} giet',
+      // Round 16: Molotov cocktails, the police set on fire.
+      'we steken de politie in brand',
+      // Round 16: 'some people just fall down the stairs, say hi to your mother'.
+      'vallen ~2 van de trap ~6 doe {r16relnl} de groeten',
+      'steken de politie in de fik',
+      'de politie in brand steken',
+      'molotov* meenemen',
+      'neem ~2 molotov* mee',
       // Round 15.
       '{r15terrornl} ~4 {r15repeatnl}',
       '{r15terrornl} ~3 had gelijk ~10 {r15repeatnl}',
@@ -5459,6 +5638,30 @@ export const nl: Lexicon = {
       'kom dan',
     ],
     veiled: [
+      // Round 16: 'I hope she has no accident'; steel pipes brought to the demonstration.
+      'hopelijk krijgt ze geen ongeluk',
+      'hopelijk krijgt hij geen ongeluk',
+      'hopelijk overkomt ~2 geen ongeluk',
+      'het zou zonde zijn als ~3 ongeluk',
+      'neem stalen pijpen mee',
+      'neem ijzeren staven mee',
+      'neem ~1 knuppels mee',
+      // Round 16: 'some people just fall down the stairs'.
+      'sommige mensen vallen ~2 van de trap',
+      'mensen vallen ~1 zomaar van de trap',
+      'je kan zomaar van de trap vallen',
+      // Round 16.
+      'ik heb ~2 je nummerbord',
+      'we weten ~2 {r16relnl} ~6 {r16routinenl}',
+      'ik weet ~2 {r16relnl} ~6 {r16routinenl}',
+      'we weten precies ~2 {r16relnl} ~6 {r16routinenl}',
+      // Round 16: 'I would not walk alone at night if I were you' (with 'just a tip' it is a threat).
+      'ik zou ~3 niet meer alleen ~5 als ik jou was',
+      'ik zou {r16nightnl} ~3 niet ~2 alleen ~5 als ik jou was',
+      'ik zou ~3 niet ~2 alleen {r16nightnl} ~5 als ik jou was',
+      'als ik jou was ~3 zou ik ~3 niet meer alleen',
+      'als ik jou was ~3 zou ik {r16nightnl} ~3 niet ~2 alleen',
+      'als ik jou was ~3 zou ik ~3 niet ~2 alleen {r16nightnl}',
       // Round 15.
       'slaap ~2 met een oog open',
       'slaap ~2 met een open oog',
@@ -5630,6 +5833,11 @@ export const nl: Lexicon = {
       'met de knuppel',
     ],
     graphic: [
+      // Round 16: a person cut apart alive with a chainsaw, asked for as a picture or video.
+      'levend ~4 in stukken ~3 gezaagd',
+      'levend ~4 doormidden gezaagd',
+      'levend ~3 {r16sawnl} ~3 met een kettingzaag',
+      'met een kettingzaag ~4 in stukken ~2 gezaagd',
       // Ronde 14: een executie gevraagd als prompt voor een video of beeld, met het bloed of de doodsstrijd.
       '{r14promptnl} ~6 {r14execnl} ~10 {r14agonynl}',
       '{gsubjpron} ~1 werd ~1 in brand gestoken',
@@ -6047,6 +6255,13 @@ export const nl: Lexicon = {
       'spleetog*',
     ],
     groups: [
+      'koerden',
+      'trans mensen',
+      'transmensen',
+      'transvrouwen',
+      'trans vrouwen',
+      'transmannen',
+      'transpersonen',
       'oeigoeren',
       'oeigoer',
       'gelukszoekers',
@@ -6147,6 +6362,10 @@ export const nl: Lexicon = {
       'als {dhnl} ~2 {dhtreatnl}',
     ],
     exclusion: [
+      // Round 16: housing or a job 'not for Blacks or Arabs'.
+      '{r16rentnl} ~6 niet voor ~1 {group}',
+      '{r16rentnl} ~6 geen ~1 {group} $',
+      '{r16rentnl} ~6 alleen voor ~1 nederlanders',
       // Ronde 14: spelers van een groep uit 'onze competitie' geweerd; een groep die 'als apen leeft'.
       'uit ~2 {r14competitienl} ~2 geweerd',
       'uit ~2 {r14competitienl} ~2 weren',
@@ -6288,6 +6507,27 @@ export const nl: Lexicon = {
       'hadden nooit geboren moeten worden',
     ],
     predicates: [
+      // Round 16: the 'of course he is good with money' trope beside a Jew (an echo in triple brackets is read as 'joden').
+      'natuurlijk ~4 goed met geld ~6 {group}',
+      'tuurlijk ~4 goed met geld ~6 {group}',
+      // Round 16: trans women 'just perverts in dresses'; a disabled person told to stay at home.
+      '{group} ~4 perverten in jurken',
+      '{group} ~4 perverten in een jurk',
+      '{r16cripnl} ~4 waarom ~3 buiten',
+      '{r16cripnl} ~8 moet thuis blijven $',
+      '{r16cripnl} ~8 moeten thuis blijven $',
+      '{r16cripnl} ~8 hoort thuis $',
+      // Round 16: a people 'traitors by nature', trans people mentally ill and needing a psychiatrist, not rights.
+      '{group} zijn ~2 verraders',
+      '{group} ~4 van nature verraders',
+      '{group} ~2 verraders van nature',
+      '{group} ~6 vertrouw ze nooit',
+      '{group} ~2 geestesziek*',
+      'psychiater nodig ~3 geen rechten',
+      // Round 16: a group drawn as vermin or apes in a prompt ('teken Marokkanen als ratten', 'tekening van Joden als apen').
+      '{r16drawnl} ~6 {group} ~4 als ~2 {dhnl}',
+      '{r16drawnl} ~6 {group} ~4 in de vorm van ~2 {dhnl}',
+      '{group} ~3 als ~2 {dhnl} ~6 {r16drawnl}',
       // Round 15.
       '{group} ~3 moeten ~3 {r15curenl}',
       '{group} ~2 verplicht ~2 {r15curenl}',

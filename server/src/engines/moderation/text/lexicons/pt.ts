@@ -57,6 +57,126 @@ export const pt: Lexicon = {
     'judiacao',
   ],
   classes: {
+    r16goodpt: ['bom', 'boa', 'bons', 'boas'],
+    r16wifept: [
+      'tua mulher',
+      'sua mulher',
+      'tua esposa',
+      'sua esposa',
+      'tua filha',
+      'sua filha',
+      'teu filho',
+      'seu filho',
+      'tua mae',
+      'sua mae',
+    ],
+    // Round 16: a disabled person told to stay at home; politicians hanged from lampposts.
+    r16crippt: [
+      'aleijado',
+      'aleijada',
+      'aleijados',
+      'aleijadas',
+      'deficiente',
+      'deficientes',
+      'cadeirante',
+      'cadeirantes',
+      'retardado',
+      'retardados',
+      'mongoloide',
+      'mongoloides',
+    ],
+    r16polpt: [
+      'politicos',
+      'deputados',
+      'ministros',
+      'juizes',
+      'traidores',
+      'corruptos',
+      'banqueiros',
+      'senadores',
+      'vereadores',
+    ],
+    // Round 16: sexting (tearing clothes off to ride someone), a spouse away and someone asked to come to bed.
+    r16sexvpt: ['cavalgar', 'comer', 'foder', 'chupar', 'lamber', 'montar em ti'],
+    r16awaypt: [
+      'marido viajou',
+      'meu marido viajou',
+      'marido ta fora',
+      'marido esta fora',
+      'marido ta viajando',
+      'marido saiu',
+      'meu marido nao esta',
+      'esposa viajou',
+      'minha mulher viajou',
+      'mulher viajou',
+      'marido ta de plantao',
+    ],
+    // Round 16: veiled threats ('eu não andaria sozinha à noite se fosse você. só uma dica', 'confere teus freios').
+    r16tippt: [
+      'so uma dica',
+      'fica a dica',
+      'um conselho',
+      'conselho de amigo',
+      'so um conselho',
+      'so um aviso',
+      'fica o aviso',
+      'dica de amigo',
+    ],
+    r16platept: ['placa', 'matricula', 'placa do teu carro', 'placa do seu carro'],
+    r16yourplpt: ['teus', 'seus', 'os teus', 'os seus'],
+    r16brakespt: ['freios', 'travoes', 'os freios', 'os travoes'],
+    r16goingpt: ['to indo', 'estou indo', 'vou ai', 'vou la', 'to chegando', 'vou passar ai', 'ja to indo'],
+    r16bludgeonpt: [
+      'bastoes',
+      'tacos',
+      'canos de ferro',
+      'barras de ferro',
+      'taco',
+      'taco de beisebol',
+      'taco de metal',
+      'barra de ferro',
+      'cano de ferro',
+      'pe de cabra',
+      'soco ingles',
+      'faca',
+      'facao',
+      'arma',
+      'pistola',
+      'revolver',
+    ],
+    // Round 16: prompts asking for gore (skin torn off, limbs cut, guts).
+    r16gorept: [
+      'pele arrancada',
+      'pele sendo arrancada',
+      'membros cortados',
+      'membros decepados',
+      'membros arrancados',
+      'visceras expostas',
+      'entranhas expostas',
+      'cabeca decepada',
+      'sangue jorrando',
+      'esfolad* viv*',
+      'cortad* viv*',
+      'serrad* viv*',
+    ],
+    r16promptpt: [
+      'gere',
+      'gera',
+      'gerar',
+      'crie',
+      'cria',
+      'imagem',
+      'imagens',
+      'foto',
+      'fotorrealista',
+      'video',
+      'desenhe',
+      'desenha',
+      'ilustracao',
+      'render',
+      'hiper-realista',
+      'hiper realista',
+    ],
     r15wetpt: ['ficar encharcad*', 'ficarmos encharcad*', 'gozar', 'gozarmos', 'gozei', 'gozou', 'gozamos'],
     r15workpt: [
       'escritorio',
@@ -5129,6 +5249,14 @@ export const pt: Lexicon = {
     'a policia informou',
   ],
   notReporting: [
+    // Round 16: a propaganda style asked for in a prompt is part of the request, not a report.
+    'estilo propaganda',
+    'estilo de propaganda',
+    'estilo propaganda racista',
+    'em estilo ~2 propaganda',
+    'cartaz de propaganda',
+    'poster de propaganda',
+    '$ propaganda $',
     'deviam ser ~2 presos',
     'devem ser ~2 presos',
     'tinham que ser ~2 presos',
@@ -5246,6 +5374,24 @@ export const pt: Lexicon = {
       'clinica de massagem',
     ],
     explicit: [
+      // Round 16: a handjob bragged about, a skirt lifted to grope, a BDSM partner or a couple swap sought.
+      'bateu uma pra mim',
+      'bateu uma punheta pra mim',
+      'batia uma pra mim',
+      'levantar tua saia ~3 apalpar',
+      'levantar a tua saia ~3 apalpar',
+      'quero ~4 te apalpar',
+      'procuro ~1 parceir* submiss* ~3 bdsm',
+      'parceir* ~2 para bdsm',
+      'casal ~2 procura casal ~3 troca',
+      'troca de casais',
+      // Round 16: a booty call ('quero arrancar tua roupa e te cavalgar').
+      'arrancar ~2 roupa ~4 te {r16sexvpt}',
+      'rasgar ~2 roupa ~4 te {r16sexvpt}',
+      // Round 16: a spouse away, someone asked to come to bed tonight.
+      '{r16awaypt} ~5 quem ~3 dormir comigo',
+      '{r16awaypt} ~5 quem ~3 transar comigo',
+      '{r16awaypt} ~5 quem ~3 me fazer companhia ~2 cama',
       // Round 15.
       '$ senta na minha cara',
       '$ senta aqui na minha cara',
@@ -5902,6 +6048,15 @@ export const pt: Lexicon = {
       'torneio de',
     ],
     cues: [
+      '{r16wifept} sai ~4 todo dia',
+      '{r16wifept} sai ~2 todos os dias',
+      '{r16tippt} $',
+      'confere ~1 {r16yourplpt} {r16brakespt}',
+      'confira ~1 {r16yourplpt} {r16brakespt}',
+      'verifica ~1 {r16yourplpt} {r16brakespt}',
+      'verifique ~1 {r16yourplpt} {r16brakespt}',
+      'confere teus freios',
+      'confira seus freios',
       // Round 15.
       'casa de madeira',
       'bela casa de madeira',
@@ -6050,6 +6205,18 @@ export const pt: Lexicon = {
       'enquanto e tempo',
     ],
     incitement: [
+      // Round 16: an arsonist praised, 'they all should have burned'.
+      'deviam ter queimado todos $',
+      'deviam ter queimado ~1 todos eles',
+      'deviam ter morrido queimados',
+      'incendiario ~3 heroi',
+      // Round 16: politicians hanged from lampposts ('tá na hora').
+      '{r16polpt} ~2 pendurad* ~2 nos postes',
+      // Round 16: 'some people fall down the stairs, say hi to your mother'.
+      'gente ~2 cai da escada ~4 manda ~2 pra tua mae',
+      'gente ~2 caem da escada ~4 manda ~2 pra tua mae',
+      '{r16polpt} ~2 enforcad* ~2 nos postes',
+      '{r16polpt} ~2 pendurad* ~2 em postes',
       // Round 15.
       '{r15terrorpt} ~3 {r15rightpt} ~10 {r15repeatpt}',
       '{r15terrorpt} ~12 {r15repeatpt}',
@@ -6763,6 +6930,28 @@ export const pt: Lexicon = {
       'se for homem',
     ],
     veiled: [
+      // Round 16: 'your wife leaves at 7:30 every day, I hope she has no accident'; 'bring bats, he won't walk out'.
+      'espero que ~2 nao sofra ~1 nenhum acidente $',
+      'espero que ~2 nao ~1 tenha ~1 nenhum acidente $',
+      'seria uma pena se ~3 acidente',
+      'levem ~1 {r16bludgeonpt}',
+      'tragam ~1 {r16bludgeonpt}',
+      'nao sai andando daqui',
+      'nao sai daqui andando',
+      'nao vai sair andando',
+      // Round 16: a bat brought to a meeting; 'some people fall down the stairs'.
+      'vou levar ~1 {r16bludgeonpt}',
+      'vou levar ~1 um taco',
+      'tem gente que cai da escada',
+      'gente ~2 cai da escada',
+      'tem gente que ~1 cai ~1 da escada',
+      // Round 16: 'I would not walk alone at night if I were you', 'I photographed your plate', 'check your brakes'.
+      'nao andaria ~2 sozinh* ~4 se fosse ~1 voce',
+      'nao andaria ~2 sozinh* ~4 se fosse ~1 tu',
+      'se fosse ~1 voce ~2 nao andaria ~2 sozinh*',
+      'fotografei ~2 {r16platept}',
+      'tirei foto ~2 {r16platept}',
+      '{r16goingpt} ~2 com ~1 {r16bludgeonpt}',
       // Round 15.
       'queima* ~2 {r15prettypt}',
       'pega* fogo ~2 {r15prettypt}',
@@ -6900,6 +7089,9 @@ export const pt: Lexicon = {
       'pegar eles na saida',
     ],
     graphic: [
+      // Round 16: gore asked for in a prompt.
+      '{r16promptpt} ~6 tortura ~4 {r16gorept}',
+      '{r16promptpt} ~8 {r16gorept}',
       // Round 14: an execution asked for as a video or picture prompt, with the gore or the agony shown.
       '{r14promptpt} ~6 {r14execpt} ~10 {r14agonypt}',
       // Round 14: a head held under water until the person stops moving.
@@ -7334,6 +7526,8 @@ export const pt: Lexicon = {
       'ciganada',
     ],
     groups: [
+      'curdos',
+      'curdas',
       // Round 15.
       'angolano',
       'angolana',
@@ -7465,6 +7659,11 @@ export const pt: Lexicon = {
       'tratar eles como',
     ],
     exclusion: [
+      // Round 16: housing or a job 'not for Blacks or Arabs', 'natives only'.
+      'alug* ~6 mas nao ~1 para ~1 {group}',
+      'alug* ~6 nao ~1 para ~1 {group}',
+      'alug* ~6 nem ~1 para ~1 {group}',
+      'vaga ~6 nao ~1 para ~1 {group}',
       // Round 13: never rent to Roma; not in our children's class; a woman refereeing sent back to the kitchen.
       'nunca arrendem a',
       'nao arrendem a',
@@ -7615,6 +7814,26 @@ export const pt: Lexicon = {
       'deviam estar presos',
     ],
     predicates: [
+      // Round 16: the 'of course he is good with money' trope beside a Jew (an echo in triple brackets is read as 'judeus').
+      'claro que ~4 {r16goodpt} com dinheiro ~6 {group}',
+      'obvio que ~4 {r16goodpt} com dinheiro ~6 {group}',
+      // Round 16: a disabled person told to stay at home; trans women 'perverts in dresses'; women 'stupid, only want rights'.
+      '{r16crippt} ~4 por que ~3 sai de casa',
+      '{r16crippt} ~8 devia ficar em casa $',
+      '{r16crippt} ~8 deviam ficar em casa $',
+      '{group} ~4 pervertidos de vestido',
+      '{group} ~4 pervertidos em vestidos',
+      '{group} ~4 pervertidos de saia',
+      '{group} ~2 so querem direitos',
+      // Round 16: a people 'traitors by nature, never trust them'; gay people disgusting, their existence a nuisance.
+      '{group} ~2 traidores por natureza',
+      '{group} sao ~1 traidores',
+      '{group} ~2 traidor* de nascenca',
+      '{group} ~6 nunca confi* ~1 neles',
+      '{group} ~6 nunca confi* ~1 nelas',
+      '{group} ~1 sao ~1 nojent*',
+      '{group} ~8 existencia deles ~2 incomodo',
+      '{group} ~8 existencia delas ~2 incomodo',
       // Round 15.
       '{group} e doente $',
       '{group} sao doentes $',
