@@ -46,6 +46,99 @@ export const it: Lexicon = {
     'strozzatur*',
   ],
   classes: {
+    r16ithome: [
+      'sul portico',
+      'sulla porta',
+      'sulla sua porta',
+      'sul suo portico',
+      'sulla sua macchina',
+      'davanti a casa sua',
+    ],
+    r16itverso: ['verso', 'vado a versare', 'butto', 'spargo', 'rovescio'],
+    r16itarma: [
+      'una mazza',
+      'una mazza di metallo',
+      'una spranga',
+      'un coltello',
+      'un machete',
+      'un martello',
+    ],
+    r16itfam: [
+      'tua madre',
+      'tua moglie',
+      'i tuoi figli',
+      'tua figlia',
+      'tuo figlio',
+      'tua sorella',
+      'la tua famiglia',
+    ],
+    r16itsbirri: ['sbirri', 'poliziotti', 'polizia', 'guardie', 'carabinieri'],
+    r16itbad: [
+      'stupidi',
+      'stupide',
+      'idioti',
+      'idiote',
+      'cretini',
+      'cretine',
+      'traditori',
+      'traditori per natura',
+      'schifosi',
+    ],
+    r16itaff: [
+      'affittasi',
+      'affitto',
+      'in affitto',
+      'appartamento',
+      'stanza',
+      'casa',
+      'lavoro',
+      'cercasi',
+      'assumiamo',
+    ],
+    r16itdadj: ['avidi', 'ladri', 'sporchi', 'schifosi', 'puzzolenti', 'luridi'],
+    r16itgdet: [
+      'fotorealistico',
+      'fotorealistica',
+      'iperrealistico',
+      'iperrealistica',
+      'photorealistic',
+      '4k',
+      '8k',
+      'molto sanguinoso',
+      'molto sanguinosa',
+      'sangue ovunque',
+      'sangue che schizza',
+      'schizzi di sangue',
+      'fiotti di sangue',
+      'budella',
+      'viscere',
+      'interiora',
+      'gore',
+    ],
+    r16itgact: [
+      'decapitazione',
+      'decapitato',
+      'decapitata',
+      'testa mozzata',
+      'testa tagliata',
+      'gli tagliano la testa',
+      'le tagliano la testa',
+      'pelle strappata',
+      'la pelle strappata',
+      'scuoiato vivo',
+      'scuoiata viva',
+      'arti tagliati',
+      'arti mozzati',
+      'tagliato a pezzi vivo',
+      'tagliata a pezzi viva',
+      'vivo con una motosega',
+      'viva con una motosega',
+      'smembrato',
+      'smembrata',
+      'sventrato',
+      'sventrata',
+      'occhi cavati',
+    ],
     r15itref: [
       'arbitro',
       'quell arbitro',
@@ -4652,6 +4745,15 @@ export const it: Lexicon = {
     'ricerca',
   ],
   notReporting: [
+    'massacriamo la polizia',
+    // Round 16 (prompts set 1): a propaganda style asked for in a prompt is part of the request, not a report
+    'stile propaganda',
+    'in stile propaganda',
+    'stile di propaganda',
+    'manifesto di propaganda',
+    'manifesto propagandistico',
+    'poster di propaganda',
+    'poster in stile propaganda',
     // Round 15: 'always the same story' tells no story (an antisemitic trope: 'Juden und Geld, immer dieselbe Geschichte')
     'sempre la stessa storia',
     'la solita storia',
@@ -4781,6 +4883,12 @@ export const it: Lexicon = {
       'centro massaggi',
     ],
     explicit: [
+      // Round 16: a handjob in the cinema, a wife offering herself while her husband is away, legs spread and licked
+      'mi ha fatto una sega',
+      'mi ha fatto un lavoretto di mano',
+      'mio marito e via ~6 dormire con me',
+      'mio marito non c e ~6 dormire con me',
+      'aperto le gambe e l ha leccata',
       // Round 15 (blind set 15)
       'foto ~3 {r15itgen}',
       '{sendme} ~2 {r15itgen}',
@@ -5008,6 +5116,11 @@ export const it: Lexicon = {
       'scopata veloce',
     ],
     sexual: [
+      // Round 16 (blind set 16): narrated sex, a skirt lifted
+      'la sbatteva contro',
+      'la sbatte contro',
+      'mi sbatteva contro',
+      'alzarle la gonna',
       // Round 15 (blind set 15)
       'si muoveva ~2 bene sopra di me',
       'si muoveva ~2 bene sopra $',
@@ -5122,6 +5235,9 @@ export const it: Lexicon = {
       'incontri intimi',
     ],
     cues: [
+      'coppia cerca coppia',
+      'per scambio',
+      'prima foto',
       // Round 13
       'con o senza preservativo',
       'con o senza protezione',
@@ -5377,6 +5493,8 @@ export const it: Lexicon = {
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
+      // Round 16: "dietro la palestra" is a place to meet for a fight
+      'dietro la palestra',
       // Round 15 (blind set 15)
       '{r15itref} ~8 {r15itamb}',
       // Round 14: a mafia boss dissolving a traitor in acid while still alive is no video-game boss; 'sarebbe un peccato se si facesse spezzare le gambe'; a mass shooter hailed as an example to follow; football fans calling the other side's players monkeys and wanting Black players out of the league; a group said to live like monkeys
@@ -5495,6 +5613,13 @@ export const it: Lexicon = {
       'fallo',
     ],
     cues: [
+      'saluta tua madre da parte nostra',
+      'salutami tua madre',
+      'ci siamo capiti $',
+      'e solo un consiglio $',
+      'e ora $',
+      'like a chi lo fa',
+      'speriamo che non abbia incidenti',
       // Round 15 (blind set 15)
       'attento a quello che dici',
       'occhio a come parli',
@@ -5575,6 +5700,26 @@ export const it: Lexicon = {
       'pensaci $',
     ],
     incitement: [
+      // Round 16 (blind set 16): an official cut to pieces, an arson praised, the police massacred or burned, an office set on fire, a sawn-off shotgun brought, fuel on a porch, acid in the face
+      'andrebbe fatto a pezzi',
+      'andrebbe tagliato a pezzi',
+      'va fatto a pezzi',
+      'dovevano bruciare tutti',
+      'dovrebbero bruciare tutti',
+      'dovevano bruciarli tutti',
+      'massacriamo la {r16itsbirri}',
+      'massacriamo gli {r16itsbirri}',
+      'massacriamo i {r16itsbirri}',
+      'bruciamo gli {r16itsbirri}',
+      'bruciamo i {r16itsbirri}',
+      'e diamo fuoco a tutto',
+      'e diamo fuoco all ufficio',
+      'con un fucile a canne mozze',
+      'con il fucile a canne mozze',
+      'gli {r16itverso} la benzina {r16ithome}',
+      'gli {r16itverso} benzina {r16ithome}',
+      'ti butto l acido',
+      'ti tiro l acido',
       // Round 15 (blind set 15)
       '$ {r15itlancia} ~3 molotov ~6 {r15itfin}',
       '{r15itshould} investire ~2 {r15itmanif}',
@@ -6219,6 +6364,25 @@ export const it: Lexicon = {
       'se la mia ex',
     ],
     veiled: [
+      'ho trovato il tuo indirizzo',
+      'so il tuo indirizzo',
+      // Round 16: veiled threats: the reader's family's routine known, the stairs, walking alone at night, the car's plate and brakes, an address found and a weapon brought, a lamppost
+      'sappiamo che esce',
+      'sappiamo che {r16itfam}',
+      'sappiamo a che ora',
+      'so che {r16itfam} esce',
+      'cade dalle scale',
+      'cadono dalle scale',
+      'non andrei in giro da solo di notte',
+      'non uscirei da solo di notte',
+      'ho fotografato la tua targa',
+      'controlla i freni',
+      'controlla bene i freni',
+      'arrivo con {r16itarma}',
+      'vengo con {r16itarma}',
+      'da un lampione',
+      'dai lampioni',
+      'non esce con le sue gambe',
       // Round 15 (blind set 15)
       'niente {r15itcam} ~5 {r15itvicolo} ~3 che ~1 {r15itfai} ~1 {r15itdest}',
       'sappiamo dove abita',
@@ -6343,6 +6507,9 @@ export const it: Lexicon = {
       'lo aspettiamo fuori',
     ],
     graphic: [
+      // Round 16 (prompts set 1): gore asked for in a prompt, a mutilation with its blood or a photorealistic style
+      '{r16itgact} ~8 {r16itgdet}',
+      '{r16itgdet} ~8 {r16itgact}',
       // Round 15 (blind set 15)
       '{r15itvid} ~8 {r15itgore} ~10 {r15itfun}',
       // Round 14: a mafia boss dissolving a traitor in acid while still alive is no video-game boss; 'sarebbe un peccato se si facesse spezzare le gambe'; a mass shooter hailed as an example to follow; football fans calling the other side's players monkeys and wanting Black players out of the league; a group said to live like monkeys
@@ -6827,6 +6994,8 @@ export const it: Lexicon = {
       'vu cumpra',
     ],
     groups: [
+      'curdi',
+      'persone trans',
       // Round 13
       'storpi',
       'gli storpi',
@@ -7120,6 +7289,26 @@ export const it: Lexicon = {
       'meglio se non nascessero',
     ],
     predicates: [
+      // Round 16 (prompts set 1, blind set 16): a group drawn as vermin with an adjective; antisemitic caricature tropes; housing refused to a group; a group called stupid or traitors; trans people told they need a psychiatrist, not rights; a disabled person told to stay home
+      '{group} come {dhit} {r16itdadj}',
+      '{group} come {r16itdadj} {dhit}',
+      '{group} ~6 naso adunco',
+      '{group} ~6 nasi adunchi',
+      '{group} ~6 contano il loro oro',
+      '{group} ~6 accumulano oro',
+      'bravo con i soldi ~6 {group}',
+      '{r16itaff} ~6 non a {group}',
+      '{r16itaff} ~6 niente {group}',
+      '{r16itaff} ~6 no {group}',
+      '{r16itaff} ~8 solo italiani',
+      '{group} sono ~2 {r16itbad}',
+      '{group} ~3 per natura ~6 non fidarti',
+      '{group} sono ~2 malat* ~6 psichiatra',
+      'psichiatra ~2 non di diritti',
+      'quello storpio',
+      'questo storpio',
+      'quegli storpi',
+      'la loro esistenza e un fastidio',
       // Round 15 (blind set 15)
       '{r15itebrei} e ~1 {r15itsoldi} $ ~2 {r15italways}',
       '{group} hanno ~2 controllato ~2 {power}',
