@@ -166,18 +166,6 @@ export const de: Lexicon = {
       'ausgeweidet',
       'augen ausgestochen',
     ],
-    r16dedadj: [
-      'gierige',
-      'gierigen',
-      'dreckige',
-      'dreckigen',
-      'diebische',
-      'diebischen',
-      'schmutzige',
-      'schmutzigen',
-      'ekelhafte',
-      'ekelhaften',
-    ],
     r16dedrawn: ['dargestellt', 'gezeichnet', 'gemalt', 'karikiert', 'abgebildet'],
     r16deveranda: [
       'seine veranda',
@@ -5403,10 +5391,12 @@ export const de: Lexicon = {
       'ganz ohne was an',
     ],
     sexual: [
+      // Round 16: sexting
+      'ich bin hart wenn',
+      'an deinen arsch denke',
       // Round 16 (blind set 16): a booty call and narrated sex, a skirt lifted
       'klamotten vom leib reissen',
       'kleider vom leib reissen',
-      'vom leib reissen und dich',
       'und dich reiten',
       'dich reiten bis',
       'gegen die duschwand',
@@ -5828,6 +5818,8 @@ export const de: Lexicon = {
       'gelbe karte',
     ],
     cues: [
+      '{r16defam} geht jeden morgen um',
+      '{r16defam} geht immer um',
       'nur ein tipp $',
       'wird zeit $',
       'likes fur den der es macht',
@@ -5954,6 +5946,10 @@ export const de: Lexicon = {
       'fur jetzt',
     ],
     incitement: [
+      'fackeln wir die {r16debullen} ab',
+      'gehst auf der trage raus',
+      'gehst auf einer trage raus',
+      'auf der trage nach hause',
       // Round 16 (blind set 16): a lynching at a lamppost wished on officials, a sawn-off shotgun brought, an official cut up, an arson praised, the police torched or beaten down, an office stormed and set on fire, fuel on a porch
       'am laternenpfahl hangt',
       'am laternenpfahl hangen',
@@ -6711,6 +6707,7 @@ export const de: Lexicon = {
       'komm her',
     ],
     veiled: [
+      'deine adresse gefunden',
       // Round 16: veiled threats: a fall down the stairs, the reader's family's routine, walking alone at night, the car's plate and brakes, an address found and a weapon brought
       'manche leute fallen',
       'manche fallen',
@@ -7730,6 +7727,8 @@ export const de: Lexicon = {
       'fruher hat man die',
     ],
     predicates: [
+      '{group} sind nur perverse',
+      '{group} sind ~2 perverse',
       // Round 16 (prompts set 1): a group drawn, painted or caricatured as vermin ("zeichne Flüchtlinge als Ratten", "Karikatur von Juden als Ungeziefer", "Flüchtlinge als gierige Ratten dargestellt")
       '{r16dedraw} ~3 {group} als ~1 {dhde}',
       '{group} als ~1 {dhde} {r16dedrawn}',

@@ -60,6 +60,30 @@ export const en: Lexicon = {
     'kaffirboom*',
   ],
   classes: {
+    r16target: [
+      'official',
+      'officials',
+      'politician',
+      'politicians',
+      'judge',
+      'judges',
+      'traitor',
+      'traitors',
+      'bastard',
+      'bastards',
+      'minister',
+      'mayor',
+      'cop',
+      'cops',
+    ],
+    r16throw: [
+      'i ll throw',
+      'i will throw',
+      'i m gonna throw',
+      'i am going to throw',
+      'i ll pour',
+      'i will pour',
+    ],
     r16rout: [
       'shops at',
       'leaves at',
@@ -5450,6 +5474,10 @@ export const en: Lexicon = {
     'the episode opens with',
   ],
   notReporting: [
+    // Round 16: the police as the target of a call to beat or burn them, not a source
+    'beat the police down',
+    'beat down the police',
+    'burn the police',
     // Round 16 (prompts set 1): a propaganda style asked for in a prompt is part of the request, not a report
     'propaganda poster style',
     'propaganda style',
@@ -5677,6 +5705,14 @@ export const en: Lexicon = {
       'massage parlor',
     ],
     explicit: [
+      'cumming on your',
+      'cum on your chest',
+      'cum on your face',
+      'cumming all over your',
+      'pin her on the table and fuck her',
+      'and fuck her hard',
+      'rode him until he came',
+      'rode him till he came',
       // Round 16: a wife offering herself while her husband is away
       'husband is away ~8 sleep with me',
       'hubby is away ~8 sleep with me',
@@ -6067,6 +6103,18 @@ export const en: Lexicon = {
       'sex show tonight',
     ],
     sexual: [
+      // Round 16: an explicit close-up asked for, sexting ("I'm hard thinking of your ass"), a BDSM ad, a grope wished
+      'explicit close up',
+      'explicit closeup',
+      'legs spread wide',
+      'i m hard thinking',
+      'im hard thinking',
+      'hard thinking of your',
+      'tied up and used',
+      'looking for a dom',
+      'looking for a master',
+      'lift her skirt',
+      'grab her ass',
       'come raw',
       'and ride you $',
       // Round 16 (blind set 16): a booty call and narrated sex, "rip your clothes off and ride you", "as he pounded her against the wall"
@@ -6724,6 +6772,9 @@ export const en: Lexicon = {
       'zombies',
     ],
     cues: [
+      'he won t walk out',
+      'he will not walk out',
+      'won t walk out of there',
       'your {r16fam} shops at',
       'your {r16fam} leaves at',
       // Round 16: the closings of a veiled threat
@@ -6886,6 +6937,10 @@ export const en: Lexicon = {
       'withdraw the lawsuit',
     ],
     incitement: [
+      // Round 16: acid thrown in the reader's face
+      '{r16throw} acid in your face',
+      '{r16throw} acid on your face',
+      '{r16throw} acid at your face',
       // Round 16: a gun brought over a dispute, a call to beat or burn the police, to storm an office and burn it, a lynching wished on officials, an arson praised
       'i ll come with a {r16gun} !to !range',
       'i will come with a {r16gun} !to !range',
@@ -6897,9 +6952,10 @@ export const en: Lexicon = {
       'storm the {r16bldg} and set it on fire',
       'storm the {r16bldg} and burn it',
       'storm the {r16bldg} and torch it',
-      'should be sliced to death',
-      'should be cut to pieces',
-      'deserves to be sliced to death',
+      '{r16target} ~3 should be sliced to death',
+      '{r16target} ~3 should be cut to pieces',
+      '{r16target} ~3 deserves to be sliced to death',
+      '{r16target} ~3 deserve to be sliced to death',
       'they all should have burned',
       'all should have burned',
       'should have all burned',
@@ -7721,6 +7777,7 @@ export const en: Lexicon = {
       'shall i',
     ],
     veiled: [
+      'night if i were you',
       // Round 16: walking alone at night advised against, the reader's family's routine known
       'wouldn t walk alone at night if i were you',
       'wouldnt walk alone at night if i were you',
@@ -7759,9 +7816,9 @@ export const en: Lexicon = {
       'bring iron pipes',
       'bring metal pipes',
       'bring molotov*',
-      'from a lamppost',
-      'from lampposts',
-      'from the lampposts',
+      '{r16target} ~3 from a lamppost',
+      '{r16target} ~3 from lampposts',
+      '{r16target} ~3 from the lampposts',
       // Round 16: a meeting place for a fight and a weapon brought to it
       'meet me behind the {r16behind}',
       'i m bringing a bat',
@@ -8406,6 +8463,12 @@ export const en: Lexicon = {
     anaphora: ['they', 'these people', 'those people', 'all of them'],
     echo: 'jews',
     benign: [
+      // Round 16: the group is not the subject of "are stupid" in "jokes about women are old and stupid"
+      'about {group} are',
+      'against {group} are',
+      'on {group} are',
+      'towards {group} are',
+      'toward {group} are',
       // Precision pass: a cat breed, the Dutch dykes, a cleaning product, a British cigarette.
       'party animal*',
       'social animal*',

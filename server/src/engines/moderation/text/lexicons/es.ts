@@ -42,6 +42,22 @@ export const es: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['atropelladamente', 'fusil', 'fusiles', 'mariquita*'],
   classes: {
+    r16escible: [
+      'politico',
+      'politicos',
+      'juez',
+      'jueces',
+      'ministro',
+      'alcalde',
+      'traidor',
+      'traidores',
+      'corrupto',
+      'corruptos',
+      'cabron',
+      'cabrones',
+      'poli',
+      'polis',
+    ],
     r16esacido: [
       'te echo',
       'te tiro',
@@ -5724,6 +5740,10 @@ export const es: Lexicon = {
       'que quieran follar',
     ],
     sexual: [
+      // Round 16: sexting, an explicit close-up asked for
+      'me pongo duro',
+      'pensando en tu culo',
+      'piernas abiertas',
       // Round 16 (blind set 16): narrated sex, a skirt lifted
       'la embestia',
       'la embiste',
@@ -6421,9 +6441,9 @@ export const es: Lexicon = {
       'que no salga por su propio pie',
       '{r16esvengo} con una escopeta recortada',
       '{r16esvengo} con una recortada',
-      'habria que despedazarlo',
-      'hay que despedazarlo',
-      'habria que trocearlo',
+      '{r16escible} ~3 habria que despedazarlo',
+      '{r16escible} ~3 hay que despedazarlo',
+      '{r16escible} ~3 habria que descuartizarlo',
       'tendrian que haber ardido todos',
       'tendrian que haber ardido',
       'deberian haber ardido todos',
@@ -7192,8 +7212,8 @@ export const es: Lexicon = {
       'foto a tu matricula',
       'revisa tus frenos',
       '{r16esvengo} con {r16esarma}',
-      'de una farola',
-      'de las farolas',
+      '{r16escible} ~4 de una farola',
+      '{r16escible} ~4 de las farolas',
       'llevad cocteles molotov',
       'traed cocteles molotov',
       // Round 15 (blind set 15)

@@ -120,6 +120,25 @@ export const fr: Lexicon = {
     'attaquant*',
   ],
   classes: {
+    r16frcible: [
+      'elu',
+      'elus',
+      'politicien',
+      'politiciens',
+      'juge',
+      'juges',
+      'ministre',
+      'ministres',
+      'maire',
+      'traitre',
+      'traitres',
+      'flic',
+      'flics',
+      'pourri',
+      'pourris',
+      'connard',
+      'connards',
+    ],
     r16frviens: ['viendrai', 'viens', 'arrive', 'debarque', 'passerai', 'reviendrai'],
     r16frchez: [
       'son porche',
@@ -5201,6 +5220,8 @@ export const fr: Lexicon = {
     ],
     before: ['ne', 'n', 'pas', 'jamais', 'personne', 'aucun*', 'sans', 'refuse de', 'contre !{wall}'],
     after: ['pas', 'jamais'],
+    // Round 16: 'ne ... que' restricts, it does not deny: "les femmes trans ne sont que des pervers en robe"
+    local: ['ne sont que', 'n est que', 'ne sont rien que', 'ne seront jamais que'],
   },
   reporting: [
     // A question about what a phrase means talks about the words (round 11).
@@ -5786,6 +5807,11 @@ export const fr: Lexicon = {
       'veulent baiser ce soir',
     ],
     sexual: [
+      // Round 16: a booty call, an explicit close-up asked for
+      't arracher tes vetements',
+      'arracher tes vetements',
+      'te chevaucher',
+      'jambes ecartees',
       // Round 16 (blind set 16): narrated sex, a skirt lifted, a groping wish
       'la pilonnait',
       'la pilonne',
@@ -6446,6 +6472,7 @@ export const fr: Lexicon = {
       'au basket',
     ],
     cues: [
+      '{r16frmere} {r16frrout}',
       'passe le bonjour a ta mere',
       'passe le bonjour a ta femme',
       'juste un conseil $',
@@ -6598,6 +6625,8 @@ export const fr: Lexicon = {
       'encore un ~2 comme ca et',
     ],
     incitement: [
+      'on defonce les {r16frflics}',
+      'defoncer les {r16frflics}',
       // Round 16: a sawn-off shotgun brought by the speaker (no hunting weapon)
       'je {r16frviens} avec un ~2 canon scie',
       // Round 16: the speaker pouring fuel on someone's home
@@ -6610,9 +6639,9 @@ export const fr: Lexicon = {
       'bruler les {r16frflics}',
       '{r16frbat} ~3 et on y met le feu !d',
       '{r16frbat} ~3 et on fout le feu !d',
-      'devrait etre decoupe en morceaux',
-      'devrait etre decoupe en rondelles',
-      'merite d etre decoupe en morceaux',
+      '{r16frcible} ~3 devrait etre decoupe en morceaux',
+      '{r16frcible} ~3 devraient etre decoupes en morceaux',
+      '{r16frcible} ~3 merite d etre decoupe en morceaux',
       'ils auraient tous du bruler',
       'auraient tous du bruler',
       'ils auraient du tous bruler',
@@ -7376,8 +7405,8 @@ export const fr: Lexicon = {
       'je debarque avec {r16frgun} !pour',
       'je viens avec {r16frarme}',
       'je debarque avec {r16frarme}',
-      'a un lampadaire',
-      'aux lampadaires',
+      '{r16frcible} ~4 a un lampadaire',
+      '{r16frcible} ~4 aux lampadaires',
       // Round 15 (blind set 15)
       'pas de {r15frcam} ~5 {r15frrue} que tu ~1 prends ~1 {r15frdest}',
       '{r15frrue} que tu ~1 prends ~1 {r15frdest} ~4 pas de {r15frcam}',
@@ -8484,6 +8513,7 @@ export const fr: Lexicon = {
       'rayer de la carte',
     ],
     predicates: [
+      'pervers en robe',
       // Round 16 (prompts set 1, blind set 16): a group drawn as vermin ("des Arabes en rats"); antisemitic tropes (hooked noses, gold, money); housing refused to a group; a group called stupid or traitors; a disabled person told to stay home
       '{group} en {frdehlit}',
       '{group} en {r16frdadj} {frdehlit}',

@@ -46,6 +46,24 @@ export const it: Lexicon = {
     'strozzatur*',
   ],
   classes: {
+    r16itcible: [
+      'politico',
+      'politici',
+      'giudice',
+      'giudici',
+      'ministro',
+      'sindaco',
+      'traditore',
+      'traditori',
+      'corrotto',
+      'corrotti',
+      'bastardo',
+      'bastardi',
+      'infame',
+      'sbirro',
+      'lui',
+      'quello',
+    ],
     r16ithome: [
       'sul portico',
       'sulla porta',
@@ -5116,6 +5134,10 @@ export const it: Lexicon = {
       'scopata veloce',
     ],
     sexual: [
+      // Round 16: a booty call, sexting
+      'strapparti i vestiti',
+      'cavalcarti',
+      'ce l ho duro',
       // Round 16 (blind set 16): narrated sex, a skirt lifted
       'la sbatteva contro',
       'la sbatte contro',
@@ -5701,9 +5723,9 @@ export const it: Lexicon = {
     ],
     incitement: [
       // Round 16 (blind set 16): an official cut to pieces, an arson praised, the police massacred or burned, an office set on fire, a sawn-off shotgun brought, fuel on a porch, acid in the face
-      'andrebbe fatto a pezzi',
-      'andrebbe tagliato a pezzi',
-      'va fatto a pezzi',
+      '{r16itcible} ~3 andrebbe fatto a pezzi',
+      '{r16itcible} ~3 andrebbe tagliato a pezzi',
+      '{r16itcible} ~3 va fatto a pezzi',
       'dovevano bruciare tutti',
       'dovrebbero bruciare tutti',
       'dovevano bruciarli tutti',
@@ -6380,8 +6402,8 @@ export const it: Lexicon = {
       'controlla bene i freni',
       'arrivo con {r16itarma}',
       'vengo con {r16itarma}',
-      'da un lampione',
-      'dai lampioni',
+      '{r16itcible} ~4 da un lampione',
+      '{r16itcible} ~4 dai lampioni',
       'non esce con le sue gambe',
       // Round 15 (blind set 15)
       'niente {r15itcam} ~5 {r15itvicolo} ~3 che ~1 {r15itfai} ~1 {r15itdest}',
@@ -7289,6 +7311,8 @@ export const it: Lexicon = {
       'meglio se non nascessero',
     ],
     predicates: [
+      '{group} sono ~2 pervertiti',
+      'pervertiti in gonna',
       // Round 16 (prompts set 1, blind set 16): a group drawn as vermin with an adjective; antisemitic caricature tropes; housing refused to a group; a group called stupid or traitors; trans people told they need a psychiatrist, not rights; a disabled person told to stay home
       '{group} come {dhit} {r16itdadj}',
       '{group} come {r16itdadj} {dhit}',
