@@ -42,6 +42,128 @@ export const es: Lexicon = {
   // Words a wildcard term must not read (types.ts): ordinary words that share a violent stem.
   wildcardExceptions: ['atropelladamente', 'fusil', 'fusiles', 'mariquita*'],
   classes: {
+    r16escible: [
+      'politico',
+      'politicos',
+      'juez',
+      'jueces',
+      'ministro',
+      'alcalde',
+      'traidor',
+      'traidores',
+      'corrupto',
+      'corruptos',
+      'cabron',
+      'cabrones',
+      'poli',
+      'polis',
+    ],
+    r16esacido: [
+      'te echo',
+      'te tiro',
+      'te lanzo',
+      'echarte',
+      'tirarte',
+      'lanzarte',
+      'te voy a echar',
+      'te voy a tirar',
+    ],
+    r16eshome: ['el porche', 'su porche', 'su casa', 'su puerta', 'el portal', 'su portal'],
+    r16esechar: ['le eche', 'le echo', 'echarle', 'voy a echarle', 'le voy a echar', 'le rocio', 'rociarle'],
+    r16esvengo: ['vendre', 'voy', 'vengo', 'ire', 'aparecere'],
+    r16esarma: [
+      'un bate',
+      'un bate de metal',
+      'una barra de hierro',
+      'un cuchillo',
+      'un machete',
+      'un martillo',
+    ],
+    r16esrut: [
+      'hace la compra',
+      'sale a las',
+      'sale de casa',
+      'vuelve a casa',
+      'coge el autobus',
+      'va al trabajo',
+    ],
+    r16esfam: ['tu madre', 'tu mujer', 'tus hijos', 'tu hija', 'tu hijo', 'tu hermana', 'tu familia'],
+    r16espolis: ['polis', 'maderos', 'policias', 'picoletos', 'guardias'],
+    r16esbad: [
+      'tontos',
+      'tontas',
+      'estupidos',
+      'estupidas',
+      'idiotas',
+      'traidores',
+      'traidores por naturaleza',
+      'un asco',
+      'asquerosos',
+    ],
+    r16esalq: [
+      'alquiler',
+      'alquilo',
+      'se alquila',
+      'piso',
+      'habitacion',
+      'apartamento',
+      'trabajo',
+      'empleo',
+      'se busca',
+      'oferta',
+    ],
+    r16esdadj: [
+      'ladronas',
+      'ladrones',
+      'avariciosas',
+      'avariciosos',
+      'sucias',
+      'sucios',
+      'asquerosas',
+      'asquerosos',
+    ],
+    r16esgdet: [
+      'fotorrealista',
+      'hiperrealista',
+      'photorealistic',
+      '4k',
+      '8k',
+      'mucha sangre',
+      'muy sangriento',
+      'muy sangrienta',
+      'sangre por todas partes',
+      'sangre a chorros',
+      'chorros de sangre',
+      'salpicando sangre',
+      'tripas',
+      'visceras',
+      'entranas',
+      'gore',
+    ],
+    r16esgact: [
+      'decapitacion',
+      'decapitado',
+      'decapitada',
+      'decapitar',
+      'cabeza cortada',
+      'le cortan la cabeza',
+      'le corta la cabeza',
+      'cortandole la cabeza',
+      'piel arrancada',
+      'la piel arrancada',
+      'desollado vivo',
+      'desollada viva',
+      'miembros cortados',
+      'miembros amputados',
+      'descuartizado vivo',
+      'descuartizada viva',
+      'cortado en pedazos vivo',
+      'vivo con una motosierra',
+      'viva con una motosierra',
+      'destripado',
+      'destripada',
+      'ojos arrancados',
+    ],
     r15esjud: ['judios', 'los judios', 'el judio'],
     r15esdin: ['dinero', 'el dinero', 'la pasta', 'los bancos', 'la banca', 'las finanzas'],
     r15esalways: [
@@ -5128,6 +5250,12 @@ export const es: Lexicon = {
     'memorial',
   ],
   notReporting: [
+    // Round 16 (prompts set 1): a propaganda style asked for in a prompt is part of the request, not a report
+    'estilo propaganda',
+    'estilo de propaganda',
+    'cartel de propaganda',
+    'poster de propaganda',
+    'estilo cartel de propaganda',
     // Round 15: 'always the same story' tells no story (an antisemitic trope: 'Juden und Geld, immer dieselbe Geschichte')
     'siempre la misma historia',
     'la misma historia de siempre',
@@ -5311,6 +5439,13 @@ export const es: Lexicon = {
       'chica de {num}',
     ],
     explicit: [
+      // Round 16: a handjob in the cinema, a wife offering herself while her husband is away, legs spread and licked
+      'me la hizo con la mano',
+      'me hizo una paja',
+      'mi marido esta de viaje ~8 dormir conmigo',
+      'mi marido no esta ~8 dormir conmigo',
+      'le abrio las piernas y la lamio',
+      'le abrio las piernas y se la lamio',
       // Round 15 (blind set 15)
       'me cabalgo hasta',
       'me cabalgo toda la noche',
@@ -5605,6 +5740,15 @@ export const es: Lexicon = {
       'que quieran follar',
     ],
     sexual: [
+      // Round 16: sexting, an explicit close-up asked for
+      'me pongo duro',
+      'pensando en tu culo',
+      'piernas abiertas',
+      // Round 16 (blind set 16): narrated sex, a skirt lifted
+      'la embestia',
+      'la embiste',
+      'me embestia',
+      'levantarle la falda',
       // Round 15 (blind set 15)
       'se movia ~2 bien encima de mi',
       // Round 14: explicit terms that running ink ('se corrio la tinta'), moving over ('correrme un poco') or a recipe ('y lo hacemos juntos') also read, now sexual (two make a violation)
@@ -5755,6 +5899,9 @@ export const es: Lexicon = {
       'follamiga',
     ],
     cues: [
+      'pareja busca pareja',
+      'fotos primero',
+      'para intercambio',
       // Round 13
       'con o sin condon',
       'con o sin preservativo',
@@ -6039,6 +6186,8 @@ export const es: Lexicon = {
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
+      // Round 16: "behind the gym" is a place to meet for a fight, not a workout
+      'detras del gimnasio',
       // Round 15 (blind set 15)
       '{r15esref} ~6 {r15esamb}',
       // Round 14: a roleplay where the reader is a teacher who undresses and asks how she wants to be fucked; a prompt for a realistic picture of a kneeling man shot in the back of the head, blood spattering the wall; football fans calling the other side's players monkeys and wanting Black players out of the league
@@ -6154,6 +6303,16 @@ export const es: Lexicon = {
       'arbitro',
     ],
     cues: [
+      '{r16esfam} {r16esrut}',
+      'saluda a tu madre de mi parte',
+      'saluda a tu mujer de mi parte',
+      'es un consejo $',
+      'ya es hora $',
+      'likes para quien lo haga',
+      'no sale por su propio pie',
+      'no saldra por su propio pie',
+      'no saldra andando',
+      'si no pagan',
       // Round 15 (blind set 15)
       'mide tus palabras',
       'cuidadito con lo que dices',
@@ -6272,6 +6431,28 @@ export const es: Lexicon = {
       'otra ~2 asi y',
     ],
     incitement: [
+      // Round 16: fuel poured on someone's home, acid thrown in the reader's face
+      '{r16esechar} gasolina en {r16eshome}',
+      '{r16esechar} gasolina a {r16eshome}',
+      '{r16esacido} acido en la cara',
+      '{r16esacido} acido a la cara',
+      // Round 16 (blind set 16): no one walks out, a sawn-off shotgun brought, an official cut apart, an arson praised, the police burned, an office set on fire
+      'que no salga andando',
+      'que no salga por su propio pie',
+      '{r16esvengo} con una escopeta recortada',
+      '{r16esvengo} con una recortada',
+      '{r16escible} ~3 habria que despedazarlo',
+      '{r16escible} ~3 hay que despedazarlo',
+      '{r16escible} ~3 habria que descuartizarlo',
+      'tendrian que haber ardido todos',
+      'tendrian que haber ardido',
+      'deberian haber ardido todos',
+      'ojala hubieran ardido todos',
+      'quemamos a los {r16espolis}',
+      'quemar a los {r16espolis}',
+      'a reventar a los {r16espolis}',
+      'y le prendemos fuego',
+      'y le pegamos fuego',
       // Round 15 (blind set 15)
       '$ {r15estira} ~3 molotov ~6 {r15esven}',
       '$ {r15estira} ~3 coctel* molotov ~6 {r15esven}',
@@ -7017,6 +7198,24 @@ export const es: Lexicon = {
       'si la zorra de mi ex',
     ],
     veiled: [
+      // Round 16: veiled threats: the stairs, the reader's family's routine, walking alone at night, the car's plate and brakes, an address found and a weapon brought, a lamppost
+      'se cae por las escaleras',
+      'se caen por las escaleras',
+      'caerse por las escaleras',
+      'sabemos que {r16esfam} {r16esrut}',
+      'se que {r16esfam} {r16esrut}',
+      'yo que tu no andaria solo',
+      'yo que tu no saldria solo',
+      'ojala no tenga ningun accidente',
+      'ojala no le pase nada',
+      'fotografiado tu matricula',
+      'foto a tu matricula',
+      'revisa tus frenos',
+      '{r16esvengo} con {r16esarma}',
+      '{r16escible} ~4 de una farola',
+      '{r16escible} ~4 de las farolas',
+      'llevad cocteles molotov',
+      'traed cocteles molotov',
       // Round 15 (blind set 15)
       'no hay {r15escam} ~5 {r15escalle} ~4 que ~1 {r15esvas} ~1 {r15esdest}',
       'encontre tu direccion',
@@ -7195,6 +7394,9 @@ export const es: Lexicon = {
       'acaba en {gcuneta}',
     ],
     graphic: [
+      // Round 16 (prompts set 1): gore asked for in a prompt, a mutilation with its blood or a photorealistic style
+      '{r16esgact} ~8 {r16esgdet}',
+      '{r16esgdet} ~8 {r16esgact}',
       // Round 15 (blind set 15)
       '{r15esvid} ~8 {r15esgore} ~10 {r15esfun}',
       // Round 14: a roleplay where the reader is a teacher who undresses and asks how she wants to be fucked; a prompt for a realistic picture of a kneeling man shot in the back of the head, blood spattering the wall; football fans calling the other side's players monkeys and wanting Black players out of the league
@@ -7606,7 +7808,8 @@ export const es: Lexicon = {
       '+esas',
       '+estas',
     ],
-    echo: 'judíos',
+    // Written as normalised text is (no accents): the echo replaces words after normalising.
+    echo: 'judios',
     benign: [
       // Round 14: snacks, ladybirds, history lessons, rescue at sea, a pay gap, cooking and a heatwave
       'panchitos ~4 {r14essnack}',
@@ -7742,6 +7945,7 @@ export const es: Lexicon = {
       'travelo*',
     ],
     groups: [
+      'kurdos',
       // Round 13
       'lisiados',
       'los lisiados',
@@ -8072,6 +8276,24 @@ export const es: Lexicon = {
       'prohibirlos a todos',
     ],
     predicates: [
+      // Round 16 (prompts set 1, blind set 16): a group drawn as vermin with an adjective; antisemitic tropes; housing refused to a group; a group called stupid or traitors; trans people told they need a psychiatrist, not rights; a disabled person told to stay home
+      '{group} como {r16esdadj} {esdehlit}',
+      '{group} ~6 narices ganchudas',
+      '{group} ~6 nariz ganchuda',
+      '{group} ~6 contando su oro',
+      '{group} ~6 acumulando oro',
+      'se le da bien el dinero ~6 {group}',
+      '{r16esalq} ~6 no a {group}',
+      '{r16esalq} ~6 no {group}',
+      '{r16esalq} ~8 solo espanoles',
+      '{group} son ~2 {r16esbad}',
+      '{group} ~3 por naturaleza ~6 nunca te fies',
+      '{group} ~2 son ~2 enfermos que',
+      'psiquiatra ~1 no derechos',
+      'este tullido',
+      'ese tullido',
+      'estos tullidos',
+      'su existencia es una molestia',
       // Round 15 (blind set 15)
       '{r15esjud} y ~1 {r15esdin} $ ~2 {r15esalways}',
       '{group} ~3 un enfermo mental',
