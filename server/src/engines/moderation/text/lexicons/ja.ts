@@ -89,6 +89,79 @@ const jaExpel = JA_EXPEL.flatMap((v) => [
 export const ja: Lexicon = {
   lang: 'ja',
   classes: {
+    // Round 16: gay cruising spots.
+    jhatten16: ['発展場', 'ハッテン場', 'ハッテンバ'],
+    // Round 16: a group called a burden (社会のお荷物, 存在自体が迷惑).
+    jburden16: [
+      'お荷物',
+      '存在自体が迷惑',
+      '存在が迷惑',
+      '生きてるだけで迷惑',
+      '税金の無駄',
+      '穀潰し',
+      'ごくつぶし',
+      '足手まとい',
+    ],
+    // Round 16: a group drawn as an animal (朝鮮人をゴキブリとして描いた風刺画).
+    jdraw16: [
+      'として描',
+      'として書',
+      'に描',
+      'の姿で描',
+      'の姿に描',
+      'に見立て',
+      'に例え',
+      'になぞらえ',
+      'として表現',
+      'として表し',
+      'に変え',
+      'のように描',
+      'みたいに描',
+    ],
+    // Round 16: a mishap hoped away (事故とかに遭わなきゃいいけど).
+    jhopeno16: [
+      '事故とかに遭わなきゃ',
+      '事故とかに遭わないと',
+      '事故に遭わなきゃ',
+      '事故に遭わないと',
+      '事故にあわなきゃ',
+      '事故にあわないと',
+      '何もなきゃ',
+      '何も起きなきゃ',
+      '何もないと',
+      '何事もなきゃ',
+    ],
+    // Round 16: where the reader lives or commutes from.
+    jnear16: [
+      '最寄り駅',
+      '最寄駅',
+      '住所',
+      '家の場所',
+      '住んでる場所',
+      'マンション',
+      '通ってる学校',
+      '勤務先',
+    ],
+    // Round 16: a place found (最寄り駅わかったわ).
+    jfound16: ['わかった', '分かった', '特定した', '特定できた', '調べた', '突き止めた', '知ってる'],
+    // Round 16: bareback sex sought (生でやりたい).
+    jraw16: ['やりたい', 'ヤりたい', 'ヤリたい', '掘りたい', '掘られたい', '掘って', 'ハメたい', '種付け'],
+    // Round 16: a licking told sexually.
+    jlickx16: ['舌を這わ', '舐め回', '舐めあげ', '舐め上げ', 'あそこを舐', '秘部', '割れ目'],
+    // Round 16: legs spread in explicit narration (彼女の脚を開かせて).
+    jspread16: [
+      '脚を開か',
+      '足を開か',
+      '脚を広げさせ',
+      '足を広げさせ',
+      '股を開か',
+      '股を広げ',
+      'M字に開',
+      '脚を大きく開',
+      '足を大きく開',
+      '脚を開いて',
+      '足を開いて',
+    ],
     jdashi: ['し', 'す', 'さ', 'そう'],
     jdanger: [
       '火',
@@ -2253,6 +2326,12 @@ export const ja: Lexicon = {
     '容疑者を蹴',
     '容疑者を床',
     '容疑者を壁',
+    // Round 16: a propaganda style asked for in a prompt is part of the request (プロパガンダ風のポスター).
+    'プロパガンダ風',
+    'プロパガンダ調',
+    'プロパガンダポスター',
+    'プロパガンダ・ポスター',
+    'プロパガンダ的な',
   ],
   reporting: [
     // Round 12: a claim called discrimination after it (ゲイは殴って矯正すればいいという発言は差別だ).
@@ -2631,6 +2710,18 @@ export const ja: Lexicon = {
       'エロ二次創作~4{jreq}',
       'r18の二次創作~4{jreq}',
       '二次創作~30{jsexscene}~30{jrawdetail}',
+      // Round 16: explicit narration: legs spread and licked (脚を開かせて…舌を這わせた).
+      '{jspread16}~16{jlickx16}',
+      '{jspread16}~16濡れた~6舌',
+      // Round 16: bareback sex at a cruising spot (発展場で待ってる。生でやりたい奴来い).
+      '生で{jraw16}~3奴~2来い',
+      '生で{jraw16}~3奴~2募集',
+      '{jhatten16}~12生で{jraw16}',
+      '生で掘',
+      '生でハメ',
+      '生で種付け',
+      '生でヤりたい',
+      '生でヤリたい',
     ],
     sexual: [
       'ホテル代~4出す',
@@ -2736,6 +2827,14 @@ export const ja: Lexicon = {
       // Round 13
       '一晩中気持ちよく',
       '気持ちよくしてあげる',
+      // Round 16: a gay cruising spot and bareback sex sought; a wet place licked.
+      '発展場',
+      'ハッテン場',
+      'ハッテンバ',
+      '生で{jraw16}',
+      '生でヤ',
+      '濡れた~4ところに~8舌を',
+      '濡れた~4ところを~4舐め',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -3297,6 +3396,13 @@ export const ja: Lexicon = {
       '{jppl13}~2をバラバラにした~8英雄',
       '{jppl13}~2をバラバラにした~8万歳',
       '{group}~2をバラバラにした~8英雄',
+      // Round 16: storm an office and set it on fire (事務所に乗り込んで火つけようぜ).
+      '{jbuilding}に乗り込んで~6火~2つけ',
+      '{jbuilding}に乗り込んで~6燃や',
+      '{jbuilding}に~2火~2つけよう',
+      '{jbuilding}に~2火~2つけろ',
+      '{jbuilding}~2燃やそう',
+      '{jbuilding}ごと燃や',
     ],
     verbs: [
       '殺す',
@@ -3530,6 +3636,16 @@ export const ja: Lexicon = {
       '刺されても文句言うな',
       '何かあっても知りません',
       '何かあっても知らないよ',
+      // Round 16: a place found from photos, a visit with a weapon, a wife on her commute, a mishap hoped away.
+      '{jnear16}~4{jfound16}',
+      '会いに行~8{jknife14}~2持って',
+      '{jknife14}~2持って~6会いに行',
+      '{jknife14}~2持って~6会いに来',
+      '{family}~4毎朝~12家~2出る',
+      '{family}~4毎朝~12家~2出て',
+      '{family}~4毎日~12家~2出る',
+      '{jhopeno16}~4いいけど',
+      '{jhopeno16}~4いいね',
     ],
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').
@@ -3970,6 +4086,13 @@ export const ja: Lexicon = {
       '焼ける人間の匂い~8描写',
       '人間の焼ける匂い~8描写',
       '人の焼ける匂い~8描写',
+      // Round 16: a person cut apart alive, a chainsaw (人間が生きたままチェーンソーで切断される).
+      '生きたまま~6チェーンソー',
+      '生きたまま~10切断され',
+      '生きたまま~10切り刻まれ',
+      '生きたまま~10解体され',
+      '生きたまま~10皮を剥',
+      'チェーンソーで~6{jgore}',
     ],
   },
   hate: {
@@ -4469,6 +4592,20 @@ export const ja: Lexicon = {
       '臭い{group}!と',
       '汚い{group}!{jnotthreat13}',
       '不潔な{group}!{jnotthreat13}',
+      // Round 16: a group drawn as vermin or animals (中国人を汚い豚として描くイラスト); gays, trans women and disabled people demeaned.
+      '{group}を~6{japest}{jdraw16}',
+      '{group}を~6{jvermin}{jdraw16}',
+      '{japest}として描かれた{group}',
+      '{japest}の姿の{group}',
+      '{jgay}~4気持ち悪',
+      '{jgay}~20存在自体が迷惑',
+      '{jtrans15}~8女装した変態',
+      '{jtrans15}~8ただの~4変態',
+      '{jtrans15}~8ただの~4男',
+      '{jdis}{jnot}~8{jburden16}',
+      '{jdis}に~2税金~2使うな',
+      '{jdis}に~2税金~2使わせるな',
+      '{group}{jnot}~8社会のお荷物',
     ],
   },
 };

@@ -176,6 +176,64 @@ const zhExpel = ZH_EXPEL_VERBS.flatMap((v) => [
 export const zh: Lexicon = {
   lang: 'zh',
   classes: {
+    // Round 16: legs spread in explicit narration (她把腿张得更开，让他舔).
+    zspread16: [
+      '腿张得更开',
+      '腿张开',
+      '把腿张',
+      '张开腿',
+      '张开双腿',
+      '分开双腿',
+      '双腿分开',
+      '腿分开',
+      '双腿大开',
+      '腿分得更开',
+    ],
+    zlicked16: ['她', '我', '你', '那里', '下面', '私处', '湿'],
+    // Round 16: a reward offered for violence (谁动手我给谁点赞).
+    zgood16: ['点赞', '发红包', '奖励', '买单', '出钱', '请吃饭'],
+    // Round 16: an address or home found (你的外卖地址我都查到了).
+    zfoundx16: ['地址', '住址', '家在哪', '住哪', '门牌号', '小区'],
+    // Round 16: underwear sold, not worn for sex (内衣品牌, 内衣套装).
+    zlingprod16: [
+      '品牌',
+      '套装',
+      '目录',
+      '产品',
+      '店',
+      '专柜',
+      '商品',
+      '广告',
+      '电商',
+      '尺码',
+      '材质',
+      '洗涤',
+      '厂',
+      '批发',
+      '新品',
+    ],
+    // Round 16: a picture made of a group as an animal (把黑人画成猴子).
+    zdrawas16: [
+      '画成',
+      '画作',
+      '画为',
+      '描绘成',
+      '描绘为',
+      '描画成',
+      '塑造成',
+      '丑化成',
+      '表现为',
+      '表现成',
+      'p成',
+      '变成',
+      '化身为',
+      '化身成',
+      '画得像',
+    ],
+    // Round 16: a partner away (老公出差了).
+    zaway16: ['出差', '不在家', '加班', '出国', '值夜班', '回老家', '上夜班'],
+    // Round 16: sex as a verb after a pin (把她按在桌上操一顿).
+    zfk16: ['操一顿', '操她', '操死她', '操到', '操个', '操$', '肏', '狠狠操', '干一顿', '日一顿', '干她'],
     zdrink: ['奶茶', '饮料', '果汁', '可乐', '水', '汤', '酸奶', '牛奶'],
     zpos: ['热爱', '礼貌', '勤劳', '善良', '热情', '爱', '浪漫', '坚韧', '文化', '好客', '节俭'],
     zbookq: ['好', '能', '比较', '合适', '推荐', '提升', '有益', '值得'],
@@ -2613,6 +2671,12 @@ export const zh: Lexicon = {
     // A police officer who is the one beaten (那个警察被人用枪托砸中后脑) is no police report.
     '那个警察被',
     '警察被人',
+    // Round 16: a propaganda style asked for in a prompt is part of the request (宣传画风格).
+    '宣传画风格',
+    '宣传画风',
+    '宣传海报风格',
+    '宣传风格',
+    '宣传漫画',
   ],
   reporting: [
     // Round 12: a claim condemned (他说残疾人是浪费氧气，被全网批评).
@@ -2937,6 +3001,15 @@ export const zh: Lexicon = {
       '在~6办公室~4{zwith15}~8做了$',
       // Round 15: sit on my face, asked (坐我脸上吧); not 猫坐我脸上把我叫醒.
       '{zsitface15}',
+      // Round 16: explicit narration and a pin (腿张得更开，让他舔得更深; 把她按在桌上操一顿).
+      '{zspread16}~12他~3舔',
+      '{zspread16}~12她~3舔',
+      '{zspread16}~12舔~2{zlicked16}',
+      '舔~2湿润的地方',
+      '舌头~6湿~4的地方',
+      '按在{zsurf}~3{zfk16}',
+      '真想把她~8{zfk16}',
+      '真想~2操她',
     ],
     sexual: [
       '做全套',
@@ -2957,7 +3030,8 @@ export const zh: Lexicon = {
       '裸露',
       '赤裸',
       '情色',
-      '内衣',
+      // Round 16: not underwear for sale (内衣品牌目录图, 蕾丝内衣套装).
+      '内衣!{zlingprod16}',
       '乳头',
       '阴茎',
       '阴道',
@@ -3073,6 +3147,15 @@ export const zh: Lexicon = {
       '陪睡',
       '你的私房照',
       '我的私房照',
+      // Round 16: a BDSM partner sought, a wife alone inviting someone to bed.
+      'sm主',
+      'sm奴',
+      '找~4主人~10被绑',
+      '想被~2绑起来~6玩',
+      '谁~2陪我睡',
+      '陪我睡一晚',
+      '老公{zaway16}~16陪我~2睡',
+      '老公{zaway16}~16谁来陪我',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -3237,6 +3320,14 @@ export const zh: Lexicon = {
       '约饭~6约不约',
       '伤口',
       '伤疤',
+      // Round 16: underwear as a product (保暖内衣, 运动内衣).
+      '保暖内衣',
+      '运动内衣',
+      '儿童内衣',
+      '男士内衣',
+      '孕妇内衣',
+      '哺乳内衣',
+      '内衣模特穿',
     ],
   },
   violence: {
@@ -3317,6 +3408,12 @@ export const zh: Lexicon = {
       '叫他收敛点',
       '让他收敛点',
       '让他收敛一点',
+      // Round 16: a warning called only a reminder (提醒你一下而已).
+      '提醒你一下而已',
+      '只是提醒你一下',
+      '好心提醒你一下',
+      '友情提醒一下而已',
+      '我只是提醒你',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
@@ -3690,6 +3787,18 @@ export const zh: Lexicon = {
       '谁跟我去~4教训她',
       '谁跟我去~4教训那个',
       '{zkiller14}~16多{zkill14}几个~1{zgood14}',
+      // Round 16: death by a thousand cuts wished, acid thrown, an attack rewarded.
+      '{shouldzh}~6一刀一刀~2剐',
+      '{shouldzh}~4拖出去~6{execv}',
+      '{shouldzh}~4拖出去~6剐',
+      '{shouldzh}~4拖出去~4砍了',
+      '{shouldzh}~4拖出去~4毙了',
+      '拿{zacid}~3{zpourv}~2你',
+      '用{zacid}~3{zpourv}~2你',
+      '{zacid}~2{zpourv}~1你~2脸',
+      '{zacid}~2{zpourv}~1到你~2脸',
+      '谁~3动手~4我给谁~2{zgood16}',
+      '谁~2去{execv}~4我给谁~2{zgood16}',
     ],
     verbs: [
       '烧掉',
@@ -3954,6 +4063,13 @@ export const zh: Lexicon = {
       '被砍了别怪',
       '出点什么事可别怪我',
       '出了事别怪我',
+      // Round 16: a found address, with a wait (你的外卖地址我都查到了…等着).
+      '你的~4{zfoundx16}~6{know}了',
+      '你的~4{zfoundx16}~6都{know}',
+      '你家~2{zfoundx16}~6{know}了',
+      '回家的那条路~3挺黑',
+      '回家的那条路~3很黑',
+      '回家的那条路~3那么黑',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 猪被杀死后血流满地, 打死蚊子.
     benign: [
@@ -4866,6 +4982,13 @@ export const zh: Lexicon = {
       // Round 13
       '不想让~4{child}~3跟~6{zorigin13}~2{zkid13}~8{zsit13}!的',
       '别让~4{child}~3跟~6{zorigin13}~2{zkid13}~8{zsit13}!的',
+      // Round 16: a group drawn as vermin or animals (把黑人画成猴子，讽刺漫画).
+      '把~2{group}~4{zdrawas16}~4{zhpest}',
+      '{group}~4被{zdrawas16}~4{zhpest}',
+      '{group}{zdrawas16}~4{zhpest}',
+      '{zhpest}形象的{group}',
+      '{group}~2化作~4{zhpest}',
+      '画~3{group}~2像{zhpest}',
     ],
   },
 };
