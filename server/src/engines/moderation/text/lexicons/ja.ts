@@ -89,6 +89,121 @@ const jaExpel = JA_EXPEL.flatMap((v) => [
 export const ja: Lexicon = {
   lang: 'ja',
   classes: {
+    // Round 16: a people named without its name (あの民族は生まれつきの裏切り者).
+    jpeople16: [
+      'あの民族',
+      'この民族',
+      'あの人種',
+      'この人種',
+      'あそこの民族',
+      'あの国の連中',
+      'あの国の奴ら',
+    ],
+    // Round 16: the money trope (そりゃ金には強いよな).
+    jmoneyx16: [
+      '金には強い',
+      '金に強い',
+      '金に汚い',
+      '金にがめつい',
+      '金儲けがうまい',
+      '金儲けが上手',
+      'がめつい',
+      '金の亡者',
+    ],
+    // Round 16: weapons brought.
+    jbat16: [
+      'バット',
+      '金属バット',
+      '鉄パイプ',
+      '角材',
+      '木刀',
+      'ナイフ',
+      '包丁',
+      '散弾銃',
+      '猟銃',
+      '銃',
+      'チャカ',
+    ],
+    // Round 16: a husband away (旦那が出張中).
+    jaway16: ['出張', '留守', '単身赴任', '夜勤', '帰ってこない', 'いない'],
+    // Round 16: a camera or call for masturbation shown.
+    jcall16: [
+      'ビデオ通話',
+      'テレビ電話',
+      'ライブ配信',
+      'ウェブカメラ',
+      'ライブチャット',
+      'カメラ越し',
+      'スカイプ',
+    ],
+    // Round 16: riding or taking someone.
+    jride16: [
+      '上に乗りたい',
+      '上に乗って',
+      '跨りたい',
+      'またがりたい',
+      '犯したい',
+      '抱きたい',
+      'めちゃくちゃにしたい',
+      '乗っかりたい',
+    ],
+    // Round 16: clothes torn off.
+    jtear16: ['引き裂', '破い', '剥ぎ取', '脱がせ', 'ひん剥'],
+    // Round 16: a close-up.
+    jcloseup16: ['アップ', 'クローズアップ', '接写', '丸見え', 'ドアップ'],
+    // Round 16: genitals in a close-up asked for.
+    jgenital16: [
+      '性器',
+      '女性器',
+      '男性器',
+      '陰部',
+      '局部',
+      'まんこ',
+      'ちんこ',
+      'ペニス',
+      'ヴァギナ',
+      '秘部',
+    ],
+    // Round 16: vermin swarming.
+    jswarm16: [
+      '押し寄せ',
+      '湧い',
+      '湧く',
+      '増え',
+      '群が',
+      '侵入',
+      '這い回',
+      '越えてく',
+      'やってく',
+      '入ってく',
+      '溢れ',
+    ],
+    // Round 16: animals and vermin a group is drawn as (ネズミとして描いた, ゴキブリになった).
+    jpest16: [
+      'ネズミ',
+      'ねずみ',
+      '鼠',
+      'ドブネズミ',
+      'ゴキブリ',
+      '寄生虫',
+      'シラミ',
+      '虱',
+      'ダニ',
+      'ウジ虫',
+      '蛆虫',
+      '害虫',
+      '猿',
+      'サル',
+      'チンパンジー',
+      'ゴリラ',
+      '豚',
+      'ブタ',
+      'ハイエナ',
+      'イナゴ',
+      '犬',
+      '家畜',
+      '病原菌',
+    ],
     // Round 16: gay cruising spots.
     jhatten16: ['発展場', 'ハッテン場', 'ハッテンバ'],
     // Round 16: a group called a burden (社会のお荷物, 存在自体が迷惑).
@@ -101,6 +216,9 @@ export const ja: Lexicon = {
       '穀潰し',
       'ごくつぶし',
       '足手まとい',
+      '社会の負担',
+      '負担でしかない',
+      '重荷',
     ],
     // Round 16: a group drawn as an animal (朝鮮人をゴキブリとして描いた風刺画).
     jdraw16: [
@@ -663,6 +781,11 @@ export const ja: Lexicon = {
       'お母さん',
       '妹',
       '弟',
+      '母ちゃん',
+      'おふくろ',
+      'お袋',
+      '親父',
+      'かみさん',
     ],
     routine: [
       '学校',
@@ -1884,7 +2007,18 @@ export const ja: Lexicon = {
     ],
     jpolitics: ['政治', '選挙', '国会', '経営'],
     jblood: ['血が汚れ', '血が汚い', '汚れた血', '血筋が悪い', '血が穢れ', '血が混ざる'],
-    jborn: ['嘘つき', '泥棒', '犯罪者', '劣って', '頭が悪い', '怠け者', '盗人', '詐欺師'],
+    jborn: [
+      '嘘つき',
+      '泥棒',
+      '犯罪者',
+      '劣って',
+      '頭が悪い',
+      '怠け者',
+      '盗人',
+      '詐欺師',
+      '裏切り者',
+      '売国奴',
+    ],
     jnoworth: [
       '生きている価値がない',
       '生きる価値がない',
@@ -2243,6 +2377,8 @@ export const ja: Lexicon = {
     jnude2: ['何も着てない', '全裸', '裸の', '裸で', '下着姿'],
   },
   negation: {
+    // Round 16: a request as a negative question negates nothing (今夜誰か一緒に寝てくれない？).
+    local: ['寝てくれない', '来てくれない', 'してくれない？', 'してくれないかな'],
     // Suggestions as questions (なんで追い出さないの？) and the volitional 〜うじゃないか (let's): 追い出そうじゃないか.
     // Round 14: いない？ asks for someone (エロイプできる女の子いない？), it denies nothing.
     rhetorical: [
@@ -2257,7 +2393,19 @@ export const ja: Lexicon = {
     ],
     before: ['決して', '絶対に', '反対'],
     // Round 15: a claim called a conspiracy theory or a hoax after it (ユダヤ人が銀行を支配しているという陰謀論はデマだ).
-    refute: ['という陰謀論', 'って陰謀論', 'というデマ', 'はデマだ', 'は偏見だ', 'という偏見', 'は差別だ'],
+    refute: [
+      'というのはステレオタイプ',
+      'というステレオタイプ',
+      'はステレオタイプだ',
+      'というのは偏見',
+      'という陰謀論',
+      'って陰謀論',
+      'というデマ',
+      'はデマだ',
+      'は偏見だ',
+      'という偏見',
+      'は差別だ',
+    ],
     after: [
       // 殴ったことは一度もない: has never hit.
       'ことは一度もな',
@@ -2332,6 +2480,11 @@ export const ja: Lexicon = {
     'プロパガンダポスター',
     'プロパガンダ・ポスター',
     'プロパガンダ的な',
+    // Round 16: police named as targets (警察もまとめてぶっ倒そう).
+    '警察もまとめて',
+    '警察も~4ぶっ倒',
+    '警官ども',
+    '警察ども',
   ],
   reporting: [
     // Round 12: a claim called discrimination after it (ゲイは殴って矯正すればいいという発言は差別だ).
@@ -2722,6 +2875,28 @@ export const ja: Lexicon = {
       '生で種付け',
       '生でヤりたい',
       '生でヤリたい',
+      // Round 16: genitals in a close-up asked for, clothes torn off to ride, hard thinking of someone, cum on a chest, masturbation on camera, swapping couples, a skirt lifted to grope.
+      '{jgenital16}の{jcloseup16}',
+      '{jgenital16}{jcloseup16}',
+      '脚を開い~12{jgenital16}',
+      '服を~2{jtear16}~8{jride16}',
+      '考えたら~2勃っ',
+      '想像して~2勃っ',
+      '{jsexhole}~12勃っ',
+      '胸に出し',
+      '胸に出す',
+      'お腹に出し',
+      '{jcall16}で~4オナニー',
+      'オナニー~4見たい人',
+      'オナニー~4見せてあげ',
+      '夫婦交換~4募集',
+      '夫婦交換できる',
+      'スワッピング',
+      '旦那が~2{jaway16}~16誰か~4一緒に寝てくれ',
+      '夫が~2{jaway16}~16誰か~4一緒に寝てくれ',
+      'スカート~2めくって~6触りたい',
+      'スカート~2めくって~6{jsexhole}',
+      'スカートを~2めくって~6触りたい',
     ],
     sexual: [
       'ホテル代~4出す',
@@ -2835,6 +3010,15 @@ export const ja: Lexicon = {
       '生でヤ',
       '濡れた~4ところに~8舌を',
       '濡れた~4ところを~4舐め',
+      // Round 16: a BDSM partner sought, a husband away and someone to sleep with.
+      'smの~2パートナー',
+      'sm~2パートナー',
+      '縛られて~4責められ',
+      'm女',
+      'm男',
+      '旦那が~2{jaway16}~16一緒に寝',
+      '夫が~2{jaway16}~16一緒に寝',
+      '誰か~4一緒に寝てくれ',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -3054,6 +3238,15 @@ export const ja: Lexicon = {
       // Round 13
       '{family}、毎日',
       '{family}~4毎日~12通って',
+      // Round 16: a weapon brought, regards to a mother, a tip, brakes to check.
+      '{jbat16}~2持ってく',
+      '{jbat16}~2持って来い',
+      '{family}によろしく',
+      'ただの忠告',
+      '忠告しておく',
+      'ブレーキ~6確認しと',
+      'ブレーキ~4効くか',
+      '放課後~8の裏',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
@@ -3403,6 +3596,12 @@ export const ja: Lexicon = {
       '{jbuilding}に~2火~2つけろ',
       '{jbuilding}~2燃やそう',
       '{jbuilding}ごと燃や',
+      // Round 16: weapons brought to beat the police down at a demo.
+      '{jbat16}~2持って~16ぶっ倒',
+      '払わないなら~10{jbat16}~2持って',
+      '返さないなら~10{jbat16}~2持って',
+      '{jbat16}~2持って~16ぶちのめ',
+      '{jbat16}~2持って~16叩きのめ',
     ],
     verbs: [
       '殺す',
@@ -3646,6 +3845,21 @@ export const ja: Lexicon = {
       '{family}~4毎日~12家~2出る',
       '{jhopeno16}~4いいけど',
       '{jhopeno16}~4いいね',
+      // Round 16: a stretcher home, falls down the stairs, a mother watched, a tip not to walk alone, a plate photographed, teeth counted, a gun brought over wages.
+      '担架で~2帰る',
+      '担架で~2運ばれる',
+      '担架行き',
+      '階段から落ちる人~2いる',
+      '階段から落ちることも~2ある',
+      '{family}~4毎朝~16知ってる',
+      '{family}が~4毎日~16知ってる',
+      '{jme15}が{jyou15}なら~8一人で歩かない',
+      '{jme15}が{jyou15}なら~8一人で出歩かない',
+      'ナンバー~2撮っ',
+      'ナンバー~2控えた',
+      'ナンバー~2控えといた',
+      '歯の数~2数え',
+      '歯を~2数えてやる',
     ],
     // Killing an animal, a monster or a zombie, with its blood: ゾンビを撃ち殺して血しぶき.
     // 蚊に刺された子供, 仕事に忙殺される男性 ('swamped'), 心を撃ち抜かれた ('smitten').
@@ -4093,6 +4307,13 @@ export const ja: Lexicon = {
       '生きたまま~10解体され',
       '生きたまま~10皮を剥',
       'チェーンソーで~6{jgore}',
+      // Round 16: torture and gore asked for in a prompt (皮膚を剥がされ、手足を切断、血まみれ).
+      '皮膚を剥がされ',
+      '生皮を剥が',
+      '皮を剥がされ',
+      '手足を切断~12{jgore}',
+      '拷問され~16{jgore}',
+      '手足を切断され~12{jgore}',
     ],
   },
   hate: {
@@ -4606,6 +4827,30 @@ export const ja: Lexicon = {
       '{jdis}に~2税金~2使うな',
       '{jdis}に~2税金~2使わせるな',
       '{group}{jnot}~8社会のお荷物',
+      // Round 16: a group drawn as vermin with a long gap, vermin-shaped people, swarming like vermin; trans people called mad, disabled people told to stay home, a people born traitors, the money trope, women called stupid.
+      '{group}を~14{jpest16}{jdraw16}',
+      '{jpest16}の姿をした{group}',
+      '{jpest16}の姿の{group}',
+      '{jpest16}になった{group}',
+      '{jpest16}化した{group}',
+      '{jpest16}の顔をした{group}',
+      '{group}が~2{jpest16}のように~10{jswarm16}',
+      '{group}が~2{jpest16}みたいに~10{jswarm16}',
+      '{jtrans15}~6は~4精神病',
+      '{jgay}~4は~4精神病',
+      '{jtrans15}~30必要なのは~6精神科医',
+      '{jdis}~16家にいろ',
+      '{jdis}~16外に出るな',
+      '{jdis}~6なんで外に出て',
+      '{jpeople16}は~4生まれつき~4{jborn}',
+      '{jpeople16}~20絶対に信用するな',
+      '{jdis}{jnot}~12税金~2使うな',
+      '{group}~8{jmoneyx16}',
+      '{group}は~2バカ',
+      '{group}って~2バカ',
+      '{group}なんて~2バカ',
+      '{group}~12権利ばかり~4欲しが',
+      '{group}~12権利ばかり~4主張',
     ],
   },
 };

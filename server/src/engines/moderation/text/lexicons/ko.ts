@@ -342,6 +342,54 @@ export const ko: Lexicon = {
     '얼싸안*',
   ],
   classes: {
+    // Round 16: born traitors.
+    kbetray16: ['배신자*', '배반자*', '매국노*', '도둑*', '사기꾼*', '거짓말쟁이*', '범죄자*'],
+    // Round 16: a people named without its name (그 민족은 태생이 배신자다).
+    kpeople16: ['그 민족*', '저 민족*', '이 민족*', '그 인종*', '저 인종*', '그 나라 놈들*'],
+    // Round 16: a disabled person, told to stay home.
+    kdisx16: ['병신*', '장애인*', '불구*', '절름발이*', '애자*', '장애자*', '휠체어 탄*'],
+    // Round 16: trans women named.
+    ktrans16: ['트랜스 여성*', '트랜스여성*', '트랜스젠더*', '트젠*', '트랜스들*'],
+    // Round 16: the money trope (돈 관리 잘하지).
+    kmoney16: [
+      '돈 관리 잘하*',
+      '돈 관리를 잘하*',
+      '돈에 밝*',
+      '돈만 밝히*',
+      '돈에 환장*',
+      '수전노*',
+      '고리대금*',
+      '돈 냄새*',
+    ],
+    // Round 16: execution by dismemberment wished.
+    kexec16: ['능지처참*', '사지를 찢어*', '거열형*', '찢어 죽여*', '찢어죽여*'],
+    // Round 16: a condition of unpaid money.
+    kunpaid16: ['안 주면*', '안 갚으면*', '안 내놓으면*', '안 주면은*', '안 들어오면*'],
+    // Round 16: weapons brought over unpaid wages.
+    kgun16: ['총*', '엽총*', '산탄총*', '사냥총*', '칼*', '흉기*', '야구방망이*', '쇠파이프*', '망치*'],
+    // Round 16: petrol on a doorstep (현관에 휘발유 뿌리고 싶다).
+    kdoor16: ['현관에', '현관문에', '집에', '문 앞에', '대문에', '집 앞에'],
+    // Round 16: a close-up.
+    kcloseup16: ['클로즈업*', '근접 촬영*', '접사*', '적나라*'],
+    // Round 16: genitals in a close-up asked for.
+    kgenital16: ['성기*', '음부*', '생식기*', '보지*', '자지*', '음경*'],
+    // Round 16: a group shown as an animal (쥐의 모습을 한 유대인, 원숭이가 된 흑인들).
+    kpestn16: [
+      '쥐*',
+      '원숭이*',
+      '바퀴벌레*',
+      '돼지*',
+      '기생충*',
+      '벌레*',
+      '구더기*',
+      '해충*',
+      '짐승*',
+      '개',
+      '개의',
+      '개가',
+      '침팬지*',
+      '고릴라*',
+    ],
     // Round 16: violence one did enjoyed (피가 철철 나더라, 속이 다 시원함).
     kgoodfeel16: [
       '속이 다 시원*',
@@ -513,6 +561,11 @@ export const ko: Lexicon = {
       '바퀴벌레들의',
       '모습으로',
       '바퀴벌레들같이',
+      '쥐떼로',
+      '벌레떼로',
+      '바퀴벌레떼로',
+      '쥐 떼로',
+      '메뚜기떼로',
     ],
     // Round 14: a room at work and a colleague, a conquest bragged about (회사 탕비실에서 신입이랑 했다ㅋㅋ).
     kwkspot14: [
@@ -978,6 +1031,11 @@ export const ko: Lexicon = {
       '너 딸*',
       '너 아들*',
       '너희 아들*',
+      '너희 엄마*',
+      '너희 어머니*',
+      '니 어머니*',
+      '너네 와이프*',
+      '너네 마누라*',
     ],
     you2: ['너', '니', '네', '내', '니꺼', '너의', '언니', '누나'],
     seeend: ['마*', '말*', '않*', '못*', '그래*', '그랬*', '그러*', '도*', '는*', '위해*', '위한*'],
@@ -3347,6 +3405,12 @@ export const ko: Lexicon = {
     '경찰이건*',
     '경찰이고 뭐고*',
     '경찰도 다*',
+    // Round 16: a propaganda poster asked for in a prompt is part of the request (선전 포스터 스타일).
+    '선전 포스터*',
+    '선전화 스타일*',
+    '선전물 스타일*',
+    '선전 만화*',
+    '프로파간다 스타일*',
   ],
   reporting: [
     // A question about what a phrase means talks about the words (round 11).
@@ -3650,6 +3714,15 @@ export const ko: Lexicon = {
       '치마 ~1 들추* ~3 {sexbody}',
       '스와핑 ~3 {kcouple16}',
       '{kcouple16} ~1 스와핑*',
+      // Round 16: genitals in a close-up asked for, a handjob bragged, pounding and moaning.
+      '{kgenital16} ~2 {kcloseup16}',
+      '다리를 벌리* ~6 {kgenital16}',
+      '대딸 해줬*',
+      '대딸 받*',
+      '대딸 해주*',
+      '그녀를 ~6 세게 박았*',
+      '세게 박아댔*',
+      '그녀를 ~6 박아댔*',
     ],
     sexual: [
       // Round 14: a colleague at work and 'did it' laughing, the noise held back (회사 탕비실에서 신입이랑 했다ㅋㅋ 소리 참느라 힘들었음).
@@ -3782,6 +3855,14 @@ export const ko: Lexicon = {
       '마사지* ~6 끝까지 해드려*',
       '안마* ~6 끝까지 해드려*',
       '유사성행위*',
+      // Round 16: a BDSM partner sought.
+      'sm 파트너*',
+      'sm파트너*',
+      '묶여서 ~2 당하고 싶*',
+      'm녀*',
+      's남*',
+      '섭 구해요*',
+      '돔 구해요*',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -4035,6 +4116,15 @@ export const ko: Lexicon = {
       '브레이크 ~3 확인해 봐라*',
       '브레이크 ~3 확인해봐라*',
       '브레이크 ~3 조심*',
+      // Round 16: a weapon brought, regards to a mother, advice only, a meeting behind a building.
+      '{kweaponn} 들고 간다*',
+      '{kweaponn} 들고 갈*',
+      '엄마한테 안부 전해*',
+      '어머니께 안부 전해*',
+      '그냥 충고*',
+      '충고하는 거*',
+      '방과 후 ~3 뒤에서 보자*',
+      '방과 후에 ~3 뒤에서 보자*',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
@@ -4472,6 +4562,15 @@ export const ko: Lexicon = {
       '누구든 ~2 때려눕히*',
       '누구든 ~2 때려 눕히*',
       '{kweaponn} 들고 ~6 때려눕히*',
+      // Round 16: petrol on a doorstep, a gun over unpaid wages, death by dismemberment wished.
+      '{kdoor16} 휘발유 ~1 뿌리*',
+      '{kdoor16} 휘발유 ~1 뿌려*',
+      '{kdoor16} 휘발유 ~1 끼얹*',
+      '{kunpaid16} ~3 {kgun16} 들고 가*',
+      '{kunpaid16} ~3 {kgun16} 들고 간다*',
+      '{kexec16} ~2 해야*',
+      '{kexec16} 시켜야*',
+      '{kexec16} 당해야*',
     ],
     verbs: [
       '죽이*',
@@ -4699,6 +4798,21 @@ export const ko: Lexicon = {
       '불타 죽었어야*',
       '다 타 죽*',
       '다 불타 죽*',
+      // Round 16: a stretcher, falls down the stairs, a mother watched, a warning not to walk alone, teeth counted, a reward for an attack.
+      '들것에 실려 나가*',
+      '들것에 실려 갈*',
+      '들것에 실려 가게*',
+      '계단에서 굴러떨어지기도*',
+      '계단에서 굴러 떨어지기도*',
+      '{relative} 매일* ~8 {kknow2}',
+      '{relative} 매일* ~8 알고 있*',
+      '내가 너라면 ~3 혼자 안 다*',
+      '내가 너라면 ~3 혼자 다니지 않*',
+      '이빨 개수 세*',
+      '이빨 ~2 세어 주*',
+      '이빨 ~2 세어주*',
+      '하는 사람한테 좋아요*',
+      '하는 사람한테 상*',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
     // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.
@@ -5095,6 +5209,19 @@ export const ko: Lexicon = {
       '피가 ~2 철철* ~10 {kgoodfeel16}',
       '{kwall} ~3 박았더니 ~4 피가*',
       '{kwall} ~3 찍었더니 ~4 피가*',
+      // Round 16: gore asked for in a prompt: a head cut off, skin torn off, a person sawn apart alive.
+      '잘린 머리를 ~2 들어*',
+      '참수* ~8 피가 뿜*',
+      '목에서 피가 뿜*',
+      '고문당하* ~12 피부가 벗겨*',
+      '고문당하* ~12 가죽이 벗겨*',
+      '피부가 벗겨지고 ~4 팔다리가 잘린*',
+      '사람을 산 채로*',
+      '산 채로 ~2 전기톱*',
+      '전기톱으로 ~2 사람*',
+      '마체테로 ~2 목을*',
+      '목을 베는 장면*',
+      '{kblade} ~1 목을 베는*',
     ],
   },
   hate: {
@@ -5613,6 +5740,32 @@ export const ko: Lexicon = {
       '{kwoman} ~3 머리가 나쁜*',
       '{kwoman} 군대도 안 가면서 ~4 권리만*',
       '{kwoman} ~2 권리만 찾*',
+      // Round 16: a group drawn as vermin with a longer gap, vermin-shaped people; trans women called perverts, disabled people told to stay home, a people born traitors, gays called disgusting, women called stupid, the money trope.
+      '{group} ~4 {kpestas16} {kdraw16}',
+      '{group} {kpestas16} ~4 {kdraw16}',
+      '{kpestn16} 모습을 한 {group}',
+      '{kpestn16} 모습의 {group}',
+      '{kpestn16} 된 {group}',
+      '{kpestn16} 변한 {group}',
+      '{ktrans16} ~3 치마 입은 변태*',
+      '{ktrans16} ~2 그냥 ~2 변태*',
+      '{ktrans16} ~3 여장한 변태*',
+      '{ktrans16} ~3 여장 남자*',
+      '{kdisx16} ~2 왜 밖에 나*',
+      '{kdisx16} ~8 집에나 있지 $',
+      '{kdisx16} ~8 집에나 있어*',
+      '{kdisx16} ~8 집에나 처박혀*',
+      '{kdisx16} ~8 집에만 있어*',
+      '{kpeople16} ~3 태생* ~3 {kbetray16}',
+      '{kpeople16} ~3 타고난 {kbetray16}',
+      '{kpeople16} ~8 절대 믿지 마*',
+      '{kgay} 역겹*',
+      '{kgay} {kvery} 역겹*',
+      '{kgay} ~8 존재 자체가 민폐*',
+      '{kgay} ~8 존재 자체가 역겹*',
+      '{kwoman} ~1 멍청*',
+      '{kwoman} ~4 권리만 바라*',
+      '{group} ~4 {kmoney16}',
     ],
   },
 };

@@ -176,6 +176,65 @@ const zhExpel = ZH_EXPEL_VERBS.flatMap((v) => [
 export const zh: Lexicon = {
   lang: 'zh',
   classes: {
+    // Round 16: a picture of a group as an animal (画黑人是猴子的漫画).
+    zdrawpic16: ['漫画', '图', '插画', '海报', '画', '图片', '宣传画'],
+    // Round 16: the money trope (当然会理财).
+    zmoney16: ['会理财', '擅长理财', '会算计', '会算账', '爱钱', '贪财', '放高利贷', '掌管钱', '管钱'],
+    // Round 16: women said to want only rights.
+    zwantright16: ['要权利', '争权利', '要平权', '喊平权', '要女权', '讲权利', '要特权'],
+    // Round 16: degree words before an insult.
+    zvery16: ['真', '太', '很', '好', '超级', '特别', '真的很', '真是'],
+    // Round 16: a people or race named without its name (这个民族天生就是叛徒).
+    zpeople16: ['这个民族', '那个民族', '这个种族', '那个种族', '这个人种', '这些人种', '这个族群'],
+    // Round 16: "just" before the insult.
+    zjust16: ['不过是', '只是', '就是', '无非是', '只不过是'],
+    // Round 16: trans women called perverts or mad.
+    zpervert16: [
+      '变态',
+      '精神病',
+      '疯子',
+      '神经病',
+      '怪物',
+      '穿裙子的男人',
+      '穿裙子的变态',
+      '男扮女装',
+      '有病的男人',
+    ],
+    // Round 16: a gun brought (我就带着枪来).
+    zgun16: ['枪', '猎枪', '霰弹枪', '锯短的猎枪', '砍刀', '刀', '汽油', '炸药'],
+    // Round 16: hanging from a lamppost.
+    zlamp16: ['挂在路灯上', '吊在路灯上', '挂路灯', '吊路灯', '吊死在路灯', '挂在电线杆上', '吊在电线杆上'],
+    // Round 16: officials hanged from lampposts (那些当官的迟早挂在路灯上).
+    zofficials16: ['当官的', '官员', '贪官', '狗官', '政客', '领导们', '议员', '资本家', '那帮人'],
+    // Round 16: carried out on a stretcher (你躺着出去).
+    zlieout16: [
+      '躺着出去',
+      '躺着回去',
+      '躺着离开',
+      '被抬着出去',
+      '被抬出去',
+      '担架抬出去',
+      '横着出去',
+      '坐轮椅出去',
+    ],
+    // Round 16: genitals in an explicit close-up.
+    zsexpart16: ['阴部', '私处', '生殖器', '外阴', '阴道', '阴茎', '下体'],
+    // Round 16: the blood of a picture asked for (大量鲜血, 血花四溅).
+    zblood16: [
+      '大量鲜血',
+      '鲜血',
+      '血花四溅',
+      '血流',
+      '喷血',
+      '血溅',
+      '内脏',
+      '脑浆',
+      '血淋淋',
+      '血肉模糊',
+      '喷着血',
+    ],
+    // Round 16: a body cut apart (活生生用电锯锯开).
+    zsaw16: ['电锯', '锯开', '锯断', '锯成', '肢解', '剥皮', '剥下', '砍成'],
     // Round 16: legs spread in explicit narration (她把腿张得更开，让他舔).
     zspread16: [
       '腿张得更开',
@@ -1157,6 +1216,9 @@ export const zh: Lexicon = {
       '野蛮人',
       '性侵犯',
       '色狼',
+      '卖国贼',
+      '白眼狼',
+      '叛徒',
     ],
     /** Depiction words for violence.graphic: a picture, a video, a scene, "draw". */
     gfxframe: [
@@ -2677,6 +2739,15 @@ export const zh: Lexicon = {
     '宣传海报风格',
     '宣传风格',
     '宣传漫画',
+    // Round 16: a propaganda picture of a group as vermin is the request; police named as targets.
+    '{zhpest}~8的宣传画',
+    '{zhpest}~8的宣传海报',
+    '复古宣传海报',
+    '把警察',
+    '那帮警察',
+    '那些警察',
+    '烧死~4警察',
+    '打~3警察',
   ],
   reporting: [
     // Round 12: a claim condemned (他说残疾人是浪费氧气，被全网批评).
@@ -3010,6 +3081,14 @@ export const zh: Lexicon = {
       '按在{zsurf}~3{zfk16}',
       '真想把她~8{zfk16}',
       '真想~2操她',
+      // Round 16: genitals in a close-up asked for, wife swapping.
+      '{zsexpart16}特写',
+      '露骨的~6{zsexpart16}',
+      '{zsexpart16}~4的特写',
+      '换妻',
+      '交换伴侣~4群',
+      '夫妻交换~2群',
+      '寻找~4夫妻交换',
     ],
     sexual: [
       '做全套',
@@ -3414,6 +3493,14 @@ export const zh: Lexicon = {
       '好心提醒你一下',
       '友情提醒一下而已',
       '我只是提醒你',
+      // Round 16: a weapon brought, regards to a mother, advice only, brakes to check.
+      '我带~2{zweap15}',
+      '替我向你{relative}问好',
+      '替我问候你{relative}',
+      '只是建议',
+      '只是个建议',
+      '检查一下~3刹车',
+      '你的刹车~4检查',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
@@ -3799,6 +3886,14 @@ export const zh: Lexicon = {
       '{zacid}~2{zpourv}~1到你~2脸',
       '谁~3动手~4我给谁~2{zgood16}',
       '谁~2去{execv}~4我给谁~2{zgood16}',
+      // Round 16: petrol poured at a door, officials on lampposts, a gun brought over unpaid wages, steel pipes to beat the police down.
+      '我~4去~8{zpourv}汽油',
+      '{zofficials16}~8{zlamp16}',
+      '再不~8我就~2带着~3{zgun16}~2来',
+      '我就~2带~3{zgun16}~2来找你',
+      '带上{zweap15}~10打趴',
+      '带上{zweap15}~12都打',
+      '都打趴下~2$',
     ],
     verbs: [
       '烧掉',
@@ -4070,6 +4165,22 @@ export const zh: Lexicon = {
       '回家的那条路~3挺黑',
       '回家的那条路~3很黑',
       '回家的那条路~3那么黑',
+      // Round 16: carried out on a stretcher, falls down the stairs, a mother watched, alone at night advised against, a plate photographed, teeth counted.
+      '你~2{zlieout16}',
+      '竖着进来~4横着出去',
+      '有些人~8从楼梯上~2摔下去',
+      '有些人~8摔下楼梯',
+      '{know}你{relative}~3每天',
+      '{know}你{relative}~2几点',
+      '我要是你~6不~2一个人出门了',
+      '我要是你~6不~2一个人走夜路',
+      '我要是你~6晚上~4别~2出门',
+      '拍了你的车牌',
+      '拍下你的车牌',
+      '记下你的车牌',
+      '数数~2牙',
+      '数你的牙',
+      '帮你数~2牙',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 猪被杀死后血流满地, 打死蚊子.
     benign: [
@@ -4565,6 +4676,14 @@ export const zh: Lexicon = {
       '谁能~20打残~12我出~3万',
       '谁能~20弄死~12我出~3万',
       '谁能~20打个半死~12我出~3万',
+      // Round 16: gore asked for in a prompt (活生生用电锯锯开，血花四溅; 用砍刀砍下他的头，大量鲜血).
+      '活生生~8{zsaw16}',
+      '被~6电锯~4{zsaw16}',
+      '电锯~8{zblood16}',
+      '砍下~4头~10{zblood16}',
+      '{zcutoff}~4的头~10{zblood16}',
+      '{zweap15}~2砍下~4的头',
+      '{zsaw16}~6{zblood16}',
     ],
   },
   hate: {
@@ -4989,6 +5108,20 @@ export const zh: Lexicon = {
       '{zhpest}形象的{group}',
       '{group}~2化作~4{zhpest}',
       '画~3{group}~2像{zhpest}',
+      // Round 16: a group as an animal in a picture, trans women and perverts, a people born traitors, gays disgusting, women stupid, the money trope.
+      '画~3{group}是{zhpest}的{zdrawpic16}',
+      '{group}是{zhpest}的{zdrawpic16}',
+      '{group}~4{zjust16}~8{zpervert16}',
+      '{zpeople16}~4天生~4{crime}',
+      '{zpeople16}~6永远别相信',
+      '{group}{zvery16}恶心',
+      '{group}~1都{zvery16}恶心',
+      '{group}~12存在就是~4麻烦',
+      '{group}~12存在本身~4麻烦',
+      '{group}~1都{zvery16}{dumb}',
+      '{group}~1都{dumb}',
+      '{group}~4只会~4{zwantright16}',
+      '{group}~4当然~4{zmoney16}',
     ],
   },
 };
