@@ -89,6 +89,28 @@ const jaExpel = JA_EXPEL.flatMap((v) => [
 export const ja: Lexicon = {
   lang: 'ja',
   classes: {
+    // Round 16: バカ as an intensifier or an idiom (バカ高い, バカ正直, バカ騒ぎ).
+    jbakax16: [
+      '高',
+      '騒',
+      '正直',
+      'でか',
+      'デカ',
+      '丁寧',
+      '売れ',
+      '受け',
+      '力',
+      'にされ',
+      'にする',
+      'にして',
+      'っ早',
+      '真面目',
+      '陽気',
+      'みたいに高',
+    ],
+    jjew16: ['ユダヤ人', 'ユダヤ系', 'ユダヤ'],
+    // Round 16: a human victim in a gore prompt.
+    jhum16: ['人間', '人', '男', '女', '人質', '捕虜', '少女', '少年', '男性', '女性', '子供'],
     // Round 16: a people named without its name (あの民族は生まれつきの裏切り者).
     jpeople16: [
       'あの民族',
@@ -2378,7 +2400,7 @@ export const ja: Lexicon = {
   },
   negation: {
     // Round 16: a request as a negative question negates nothing (今夜誰か一緒に寝てくれない？).
-    local: ['寝てくれない', '来てくれない', 'してくれない？', 'してくれないかな'],
+    local: ['寝てくれない', '来てくれない', 'してくれない？', 'してくれないかな', 'にすぎない', 'に過ぎない'],
     // Suggestions as questions (なんで追い出さないの？) and the volitional 〜うじゃないか (let's): 追い出そうじゃないか.
     // Round 14: いない？ asks for someone (エロイプできる女の子いない？), it denies nothing.
     rhetorical: [
@@ -3843,6 +3865,9 @@ export const ja: Lexicon = {
       '{family}~4毎朝~12家~2出る',
       '{family}~4毎朝~12家~2出て',
       '{family}~4毎日~12家~2出る',
+      '{family}~4毎日~12家~2出て',
+      '{family}~4毎晩~12家~2出る',
+      '{family}~4毎晩~12家~2出て',
       '{jhopeno16}~4いいけど',
       '{jhopeno16}~4いいね',
       // Round 16: a stretcher home, falls down the stairs, a mother watched, a tip not to walk alone, a plate photographed, teeth counted, a gun brought over wages.
@@ -4314,6 +4339,11 @@ export const ja: Lexicon = {
       '手足を切断~12{jgore}',
       '拷問され~16{jgore}',
       '手足を切断され~12{jgore}',
+      // Round 16: a person cut to pieces with a chainsaw (チェーンソーで人間をバラバラにする).
+      'チェーンソーで{jhum16}を~2バラバラ',
+      'チェーンソーで{jhum16}を~2切り刻',
+      '人間を~2バラバラにする',
+      '人間を~2バラバラにした',
     ],
   },
   hate: {
@@ -4845,10 +4875,10 @@ export const ja: Lexicon = {
       '{jpeople16}は~4生まれつき~4{jborn}',
       '{jpeople16}~20絶対に信用するな',
       '{jdis}{jnot}~12税金~2使うな',
-      '{group}~8{jmoneyx16}',
-      '{group}は~2バカ',
-      '{group}って~2バカ',
-      '{group}なんて~2バカ',
+      '{jjew16}~8{jmoneyx16}',
+      '{group}は~2バカ!{jbakax16}',
+      '{group}って~2バカ!{jbakax16}',
+      '{group}なんて~2バカ!{jbakax16}',
       '{group}~12権利ばかり~4欲しが',
       '{group}~12権利ばかり~4主張',
     ],

@@ -351,16 +351,7 @@ export const ko: Lexicon = {
     // Round 16: trans women named.
     ktrans16: ['트랜스 여성*', '트랜스여성*', '트랜스젠더*', '트젠*', '트랜스들*'],
     // Round 16: the money trope (돈 관리 잘하지).
-    kmoney16: [
-      '돈 관리 잘하*',
-      '돈 관리를 잘하*',
-      '돈에 밝*',
-      '돈만 밝히*',
-      '돈에 환장*',
-      '수전노*',
-      '고리대금*',
-      '돈 냄새*',
-    ],
+    kmoney16: ['돈 관리 잘하*', '돈 관리를 잘하*', '돈만 밝히*', '돈에 환장*', '수전노*', '고리대금*'],
     // Round 16: execution by dismemberment wished.
     kexec16: ['능지처참*', '사지를 찢어*', '거열형*', '찢어 죽여*', '찢어죽여*'],
     // Round 16: a condition of unpaid money.
@@ -4566,8 +4557,10 @@ export const ko: Lexicon = {
       '{kdoor16} 휘발유 ~1 뿌리*',
       '{kdoor16} 휘발유 ~1 뿌려*',
       '{kdoor16} 휘발유 ~1 끼얹*',
-      '{kunpaid16} ~3 {kgun16} 들고 가*',
-      '{kunpaid16} ~3 {kgun16} 들고 간다*',
+      '{kunpaid16} ~3 {kgun16} 들고 간다 $',
+      '{kunpaid16} ~3 {kgun16} 들고 갈 거*',
+      '{kunpaid16} ~3 {kgun16} 들고 갈 테니*',
+      '{kunpaid16} ~3 {kgun16} 들고 찾아간다 $',
       '{kexec16} ~2 해야*',
       '{kexec16} 시켜야*',
       '{kexec16} 당해야*',
@@ -5765,7 +5758,8 @@ export const ko: Lexicon = {
       '{kgay} ~8 존재 자체가 역겹*',
       '{kwoman} ~1 멍청*',
       '{kwoman} ~4 권리만 바라*',
-      '{group} ~4 {kmoney16}',
+      '{kjews15} ~4 {kmoney16}',
+      '{kjews15}니까 ~4 {kmoney16}',
     ],
   },
 };

@@ -176,6 +176,8 @@ const zhExpel = ZH_EXPEL_VERBS.flatMap((v) => [
 export const zh: Lexicon = {
   lang: 'zh',
   classes: {
+    // Round 16: bound for sex (想被捆起来狠狠玩).
+    zbind16: ['绑起来', '捆起来', '绑着', '捆着', '绑住', '捆住', '铐起来', '调教'],
     // Round 16: a picture of a group as an animal (画黑人是猴子的漫画).
     zdrawpic16: ['漫画', '图', '插画', '海报', '画', '图片', '宣传画'],
     // Round 16: the money trope (当然会理财).
@@ -693,6 +695,11 @@ export const zh: Lexicon = {
       '肮脏',
       '黑猩猩',
       '蝗虫',
+      '猩猩',
+      '虱子',
+      '跳蚤',
+      '猿猴',
+      '狒狒',
     ],
     zhpower: ['银行', '媒体', '世界', '政府', '金融', '好莱坞', '经济', '新闻界'],
     zhkill: [
@@ -3083,6 +3090,8 @@ export const zh: Lexicon = {
       '真想~2操她',
       // Round 16: genitals in a close-up asked for, wife swapping.
       '{zsexpart16}特写',
+      'sm主!唱',
+      'sm奴',
       '露骨的~6{zsexpart16}',
       '{zsexpart16}~4的特写',
       '换妻',
@@ -3227,10 +3236,8 @@ export const zh: Lexicon = {
       '你的私房照',
       '我的私房照',
       // Round 16: a BDSM partner sought, a wife alone inviting someone to bed.
-      'sm主',
-      'sm奴',
       '找~4主人~10被绑',
-      '想被~2绑起来~6玩',
+      '想被~2{zbind16}~6玩',
       '谁~2陪我睡',
       '陪我睡一晚',
       '老公{zaway16}~16陪我~2睡',
@@ -3493,6 +3500,7 @@ export const zh: Lexicon = {
       '好心提醒你一下',
       '友情提醒一下而已',
       '我只是提醒你',
+      '只是提醒你$',
       // Round 16: a weapon brought, regards to a mother, advice only, brakes to check.
       '我带~2{zweap15}',
       '替我向你{relative}问好',
@@ -3885,6 +3893,7 @@ export const zh: Lexicon = {
       '{zacid}~2{zpourv}~1你~2脸',
       '{zacid}~2{zpourv}~1到你~2脸',
       '谁~3动手~4我给谁~2{zgood16}',
+      '谁~3{k1}~8我给谁~2{zgood16}',
       '谁~2去{execv}~4我给谁~2{zgood16}',
       // Round 16: petrol poured at a door, officials on lampposts, a gun brought over unpaid wages, steel pipes to beat the police down.
       '我~4去~8{zpourv}汽油',
@@ -4181,6 +4190,10 @@ export const zh: Lexicon = {
       '数数~2牙',
       '数你的牙',
       '帮你数~2牙',
+      // Round 16: no escape after a found address (你跑不掉).
+      '你~2跑不掉$',
+      '你~2跑不掉的$',
+      '你~2跑不了$',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 猪被杀死后血流满地, 打死蚊子.
     benign: [
@@ -5119,9 +5132,14 @@ export const zh: Lexicon = {
       '{group}~12存在就是~4麻烦',
       '{group}~12存在本身~4麻烦',
       '{group}~1都{zvery16}{dumb}',
-      '{group}~1都{dumb}',
       '{group}~4只会~4{zwantright16}',
-      '{group}~4当然~4{zmoney16}',
+      '犹太~6当然~4{zmoney16}',
+      '犹太~6{zmoney16}',
+      // Round 16: a group in an animal guise, the animal first (以蟑螂形象描绘难民, 画成猪的中国人).
+      '以{zhpest}~2形象~4{group}',
+      '以{zhpest}~2形象~4描绘~2{group}',
+      '{zdrawas16}{zhpest}的{group}',
+      '{zdrawas16}~2{zhpest}的{group}',
     ],
   },
 };
