@@ -176,6 +176,125 @@ const zhExpel = ZH_EXPEL_VERBS.flatMap((v) => [
 export const zh: Lexicon = {
   lang: 'zh',
   classes: {
+    // Round 16: bound for sex (想被捆起来狠狠玩).
+    zbind16: ['绑起来', '捆起来', '绑着', '捆着', '绑住', '捆住', '铐起来', '调教'],
+    // Round 16: a picture of a group as an animal (画黑人是猴子的漫画).
+    zdrawpic16: ['漫画', '图', '插画', '海报', '画', '图片', '宣传画'],
+    // Round 16: the money trope (当然会理财).
+    zmoney16: ['会理财', '擅长理财', '会算计', '会算账', '爱钱', '贪财', '放高利贷', '掌管钱', '管钱'],
+    // Round 16: women said to want only rights.
+    zwantright16: ['要权利', '争权利', '要平权', '喊平权', '要女权', '讲权利', '要特权'],
+    // Round 16: degree words before an insult.
+    zvery16: ['真', '太', '很', '好', '超级', '特别', '真的很', '真是'],
+    // Round 16: a people or race named without its name (这个民族天生就是叛徒).
+    zpeople16: ['这个民族', '那个民族', '这个种族', '那个种族', '这个人种', '这些人种', '这个族群'],
+    // Round 16: "just" before the insult.
+    zjust16: ['不过是', '只是', '就是', '无非是', '只不过是'],
+    // Round 16: trans women called perverts or mad.
+    zpervert16: [
+      '变态',
+      '精神病',
+      '疯子',
+      '神经病',
+      '怪物',
+      '穿裙子的男人',
+      '穿裙子的变态',
+      '男扮女装',
+      '有病的男人',
+    ],
+    // Round 16: a gun brought (我就带着枪来).
+    zgun16: ['枪', '猎枪', '霰弹枪', '锯短的猎枪', '砍刀', '刀', '汽油', '炸药'],
+    // Round 16: hanging from a lamppost.
+    zlamp16: ['挂在路灯上', '吊在路灯上', '挂路灯', '吊路灯', '吊死在路灯', '挂在电线杆上', '吊在电线杆上'],
+    // Round 16: officials hanged from lampposts (那些当官的迟早挂在路灯上).
+    zofficials16: ['当官的', '官员', '贪官', '狗官', '政客', '领导们', '议员', '资本家', '那帮人'],
+    // Round 16: carried out on a stretcher (你躺着出去).
+    zlieout16: [
+      '躺着出去',
+      '躺着回去',
+      '躺着离开',
+      '被抬着出去',
+      '被抬出去',
+      '担架抬出去',
+      '横着出去',
+      '坐轮椅出去',
+    ],
+    // Round 16: genitals in an explicit close-up.
+    zsexpart16: ['阴部', '私处', '生殖器', '外阴', '阴道', '阴茎', '下体'],
+    // Round 16: the blood of a picture asked for (大量鲜血, 血花四溅).
+    zblood16: [
+      '大量鲜血',
+      '鲜血',
+      '血花四溅',
+      '血流',
+      '喷血',
+      '血溅',
+      '内脏',
+      '脑浆',
+      '血淋淋',
+      '血肉模糊',
+      '喷着血',
+    ],
+    // Round 16: a body cut apart (活生生用电锯锯开).
+    zsaw16: ['电锯', '锯开', '锯断', '锯成', '肢解', '剥皮', '剥下', '砍成'],
+    // Round 16: legs spread in explicit narration (她把腿张得更开，让他舔).
+    zspread16: [
+      '腿张得更开',
+      '腿张开',
+      '把腿张',
+      '张开腿',
+      '张开双腿',
+      '分开双腿',
+      '双腿分开',
+      '腿分开',
+      '双腿大开',
+      '腿分得更开',
+    ],
+    zlicked16: ['她', '我', '你', '那里', '下面', '私处', '湿'],
+    // Round 16: a reward offered for violence (谁动手我给谁点赞).
+    zgood16: ['点赞', '发红包', '奖励', '买单', '出钱', '请吃饭'],
+    // Round 16: an address or home found (你的外卖地址我都查到了).
+    zfoundx16: ['地址', '住址', '家在哪', '住哪', '门牌号', '小区'],
+    // Round 16: underwear sold, not worn for sex (内衣品牌, 内衣套装).
+    zlingprod16: [
+      '品牌',
+      '套装',
+      '目录',
+      '产品',
+      '店',
+      '专柜',
+      '商品',
+      '广告',
+      '电商',
+      '尺码',
+      '材质',
+      '洗涤',
+      '厂',
+      '批发',
+      '新品',
+    ],
+    // Round 16: a picture made of a group as an animal (把黑人画成猴子).
+    zdrawas16: [
+      '画成',
+      '画作',
+      '画为',
+      '描绘成',
+      '描绘为',
+      '描画成',
+      '塑造成',
+      '丑化成',
+      '表现为',
+      '表现成',
+      'p成',
+      '变成',
+      '化身为',
+      '化身成',
+      '画得像',
+    ],
+    // Round 16: a partner away (老公出差了).
+    zaway16: ['出差', '不在家', '加班', '出国', '值夜班', '回老家', '上夜班'],
+    // Round 16: sex as a verb after a pin (把她按在桌上操一顿).
+    zfk16: ['操一顿', '操她', '操死她', '操到', '操个', '操$', '肏', '狠狠操', '干一顿', '日一顿', '干她'],
     zdrink: ['奶茶', '饮料', '果汁', '可乐', '水', '汤', '酸奶', '牛奶'],
     zpos: ['热爱', '礼貌', '勤劳', '善良', '热情', '爱', '浪漫', '坚韧', '文化', '好客', '节俭'],
     zbookq: ['好', '能', '比较', '合适', '推荐', '提升', '有益', '值得'],
@@ -576,6 +695,11 @@ export const zh: Lexicon = {
       '肮脏',
       '黑猩猩',
       '蝗虫',
+      '猩猩',
+      '虱子',
+      '跳蚤',
+      '猿猴',
+      '狒狒',
     ],
     zhpower: ['银行', '媒体', '世界', '政府', '金融', '好莱坞', '经济', '新闻界'],
     zhkill: [
@@ -1099,6 +1223,9 @@ export const zh: Lexicon = {
       '野蛮人',
       '性侵犯',
       '色狼',
+      '卖国贼',
+      '白眼狼',
+      '叛徒',
     ],
     /** Depiction words for violence.graphic: a picture, a video, a scene, "draw". */
     gfxframe: [
@@ -2613,6 +2740,21 @@ export const zh: Lexicon = {
     // A police officer who is the one beaten (那个警察被人用枪托砸中后脑) is no police report.
     '那个警察被',
     '警察被人',
+    // Round 16: a propaganda style asked for in a prompt is part of the request (宣传画风格).
+    '宣传画风格',
+    '宣传画风',
+    '宣传海报风格',
+    '宣传风格',
+    '宣传漫画',
+    // Round 16: a propaganda picture of a group as vermin is the request; police named as targets.
+    '{zhpest}~8的宣传画',
+    '{zhpest}~8的宣传海报',
+    '复古宣传海报',
+    '把警察',
+    '那帮警察',
+    '那些警察',
+    '烧死~4警察',
+    '打~3警察',
   ],
   reporting: [
     // Round 12: a claim condemned (他说残疾人是浪费氧气，被全网批评).
@@ -2937,6 +3079,25 @@ export const zh: Lexicon = {
       '在~6办公室~4{zwith15}~8做了$',
       // Round 15: sit on my face, asked (坐我脸上吧); not 猫坐我脸上把我叫醒.
       '{zsitface15}',
+      // Round 16: explicit narration and a pin (腿张得更开，让他舔得更深; 把她按在桌上操一顿).
+      '{zspread16}~12他~3舔',
+      '{zspread16}~12她~3舔',
+      '{zspread16}~12舔~2{zlicked16}',
+      '舔~2湿润的地方',
+      '舌头~6湿~4的地方',
+      '按在{zsurf}~3{zfk16}',
+      '真想把她~8{zfk16}',
+      '真想~2操她',
+      // Round 16: genitals in a close-up asked for, wife swapping.
+      '{zsexpart16}特写',
+      'sm主!唱',
+      'sm奴',
+      '露骨的~6{zsexpart16}',
+      '{zsexpart16}~4的特写',
+      '换妻',
+      '交换伴侣~4群',
+      '夫妻交换~2群',
+      '寻找~4夫妻交换',
     ],
     sexual: [
       '做全套',
@@ -2957,7 +3118,8 @@ export const zh: Lexicon = {
       '裸露',
       '赤裸',
       '情色',
-      '内衣',
+      // Round 16: not underwear for sale (内衣品牌目录图, 蕾丝内衣套装).
+      '内衣!{zlingprod16}',
       '乳头',
       '阴茎',
       '阴道',
@@ -3073,6 +3235,13 @@ export const zh: Lexicon = {
       '陪睡',
       '你的私房照',
       '我的私房照',
+      // Round 16: a BDSM partner sought, a wife alone inviting someone to bed.
+      '找~4主人~10被绑',
+      '想被~2{zbind16}~6玩',
+      '谁~2陪我睡',
+      '陪我睡一晚',
+      '老公{zaway16}~16陪我~2睡',
+      '老公{zaway16}~16谁来陪我',
     ],
     cues: [
       // Also a placeholder (the sector xxx) and kisses at the end of a message: a weak cue, not explicit alone.
@@ -3237,6 +3406,14 @@ export const zh: Lexicon = {
       '约饭~6约不约',
       '伤口',
       '伤疤',
+      // Round 16: underwear as a product (保暖内衣, 运动内衣).
+      '保暖内衣',
+      '运动内衣',
+      '儿童内衣',
+      '男士内衣',
+      '孕妇内衣',
+      '哺乳内衣',
+      '内衣模特穿',
     ],
   },
   violence: {
@@ -3317,6 +3494,21 @@ export const zh: Lexicon = {
       '叫他收敛点',
       '让他收敛点',
       '让他收敛一点',
+      // Round 16: a warning called only a reminder (提醒你一下而已).
+      '提醒你一下而已',
+      '只是提醒你一下',
+      '好心提醒你一下',
+      '友情提醒一下而已',
+      '我只是提醒你',
+      '只是提醒你$',
+      // Round 16: a weapon brought, regards to a mother, advice only, brakes to check.
+      '我带~2{zweap15}',
+      '替我向你{relative}问好',
+      '替我问候你{relative}',
+      '只是建议',
+      '只是个建议',
+      '检查一下~3刹车',
+      '你的刹车~4检查',
     ],
     // A time or a place, not a game: hooligans arranging a fight after the match are no banter.
     notPlay: [
@@ -3690,6 +3882,27 @@ export const zh: Lexicon = {
       '谁跟我去~4教训她',
       '谁跟我去~4教训那个',
       '{zkiller14}~16多{zkill14}几个~1{zgood14}',
+      // Round 16: death by a thousand cuts wished, acid thrown, an attack rewarded.
+      '{shouldzh}~6一刀一刀~2剐',
+      '{shouldzh}~4拖出去~6{execv}',
+      '{shouldzh}~4拖出去~6剐',
+      '{shouldzh}~4拖出去~4砍了',
+      '{shouldzh}~4拖出去~4毙了',
+      '拿{zacid}~3{zpourv}~2你',
+      '用{zacid}~3{zpourv}~2你',
+      '{zacid}~2{zpourv}~1你~2脸',
+      '{zacid}~2{zpourv}~1到你~2脸',
+      '谁~3动手~4我给谁~2{zgood16}',
+      '谁~3{k1}~8我给谁~2{zgood16}',
+      '谁~2去{execv}~4我给谁~2{zgood16}',
+      // Round 16: petrol poured at a door, officials on lampposts, a gun brought over unpaid wages, steel pipes to beat the police down.
+      '我~4去~8{zpourv}汽油',
+      '{zofficials16}~8{zlamp16}',
+      '再不~8我就~2带着~3{zgun16}~2来',
+      '我就~2带~3{zgun16}~2来找你',
+      '带上{zweap15}~10打趴',
+      '带上{zweap15}~12都打',
+      '都打趴下~2$',
     ],
     verbs: [
       '烧掉',
@@ -3954,6 +4167,33 @@ export const zh: Lexicon = {
       '被砍了别怪',
       '出点什么事可别怪我',
       '出了事别怪我',
+      // Round 16: a found address, with a wait (你的外卖地址我都查到了…等着).
+      '你的~4{zfoundx16}~6{know}了',
+      '你的~4{zfoundx16}~6都{know}',
+      '你家~2{zfoundx16}~6{know}了',
+      '回家的那条路~3挺黑',
+      '回家的那条路~3很黑',
+      '回家的那条路~3那么黑',
+      // Round 16: carried out on a stretcher, falls down the stairs, a mother watched, alone at night advised against, a plate photographed, teeth counted.
+      '你~2{zlieout16}',
+      '竖着进来~4横着出去',
+      '有些人~8从楼梯上~2摔下去',
+      '有些人~8摔下楼梯',
+      '{know}你{relative}~3每天',
+      '{know}你{relative}~2几点',
+      '我要是你~6不~2一个人出门了',
+      '我要是你~6不~2一个人走夜路',
+      '我要是你~6晚上~4别~2出门',
+      '拍了你的车牌',
+      '拍下你的车牌',
+      '记下你的车牌',
+      '数数~2牙',
+      '数你的牙',
+      '帮你数~2牙',
+      // Round 16: no escape after a found address (你跑不掉).
+      '你~2跑不掉$',
+      '你~2跑不掉的$',
+      '你~2跑不了$',
     ],
     // Killing an animal, a monster or a zombie, with its blood: 猪被杀死后血流满地, 打死蚊子.
     benign: [
@@ -4449,6 +4689,14 @@ export const zh: Lexicon = {
       '谁能~20打残~12我出~3万',
       '谁能~20弄死~12我出~3万',
       '谁能~20打个半死~12我出~3万',
+      // Round 16: gore asked for in a prompt (活生生用电锯锯开，血花四溅; 用砍刀砍下他的头，大量鲜血).
+      '活生生~8{zsaw16}',
+      '被~6电锯~4{zsaw16}',
+      '电锯~8{zblood16}',
+      '砍下~4头~10{zblood16}',
+      '{zcutoff}~4的头~10{zblood16}',
+      '{zweap15}~2砍下~4的头',
+      '{zsaw16}~6{zblood16}',
     ],
   },
   hate: {
@@ -4866,6 +5114,32 @@ export const zh: Lexicon = {
       // Round 13
       '不想让~4{child}~3跟~6{zorigin13}~2{zkid13}~8{zsit13}!的',
       '别让~4{child}~3跟~6{zorigin13}~2{zkid13}~8{zsit13}!的',
+      // Round 16: a group drawn as vermin or animals (把黑人画成猴子，讽刺漫画).
+      '把~2{group}~4{zdrawas16}~4{zhpest}',
+      '{group}~4被{zdrawas16}~4{zhpest}',
+      '{group}{zdrawas16}~4{zhpest}',
+      '{zhpest}形象的{group}',
+      '{group}~2化作~4{zhpest}',
+      '画~3{group}~2像{zhpest}',
+      // Round 16: a group as an animal in a picture, trans women and perverts, a people born traitors, gays disgusting, women stupid, the money trope.
+      '画~3{group}是{zhpest}的{zdrawpic16}',
+      '{group}是{zhpest}的{zdrawpic16}',
+      '{group}~4{zjust16}~8{zpervert16}',
+      '{zpeople16}~4天生~4{crime}',
+      '{zpeople16}~6永远别相信',
+      '{group}{zvery16}恶心',
+      '{group}~1都{zvery16}恶心',
+      '{group}~12存在就是~4麻烦',
+      '{group}~12存在本身~4麻烦',
+      '{group}~1都{zvery16}{dumb}',
+      '{group}~4只会~4{zwantright16}',
+      '犹太~6当然~4{zmoney16}',
+      '犹太~6{zmoney16}',
+      // Round 16: a group in an animal guise, the animal first (以蟑螂形象描绘难民, 画成猪的中国人).
+      '以{zhpest}~2形象~4{group}',
+      '以{zhpest}~2形象~4描绘~2{group}',
+      '{zdrawas16}{zhpest}的{group}',
+      '{zdrawas16}~2{zhpest}的{group}',
     ],
   },
 };
