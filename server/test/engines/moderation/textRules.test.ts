@@ -870,6 +870,18 @@ describe('scoring rules', () => {
     );
   });
 
+  it("lets a negation.local phrase of one candidate language keep every language's negation word out", async () => {
+    // es "si no pagan" is a condition (es negation.local); the other Latin lexicons read "no" as a
+    // negation of the threat after it, unless the phrase counts for them too.
+    const wages = await scoreTextDetailed(
+      'si no pagan los sueldos vendré con una escopeta recortada',
+      'violence',
+    );
+    expect(wages.evidence.some((e) => e.negated)).toBe(false);
+    expect(wages.score).toBeGreaterThanOrEqual(0.5);
+    await expectNotFlagged(['no vendré con una escopeta, tranquilo'], 'violence');
+  });
+
   it('reads a slur with letters masked by asterisks as the slur it spells', async () => {
     await expectFlagged(
       ['Get these n*ggers out of our neighbourhood.', 'Diese K*naken sollen abhauen.'],

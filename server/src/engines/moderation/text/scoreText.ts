@@ -303,13 +303,20 @@ function clauseBreak(s: PreparedSentence, from: number, to: number, into?: Set<s
   return false;
 }
 
-function isNegated(s: PreparedSentence, c: CompiledLexicon, m: TermMatch, reader: CompiledLexicon): boolean {
+function isNegated(
+  s: PreparedSentence,
+  c: CompiledLexicon,
+  m: TermMatch,
+  reader: CompiledLexicon,
+  context: readonly CompiledLexicon[] = [c],
+): boolean {
   const window = s.tokens.length > 0 ? NEGATION_WINDOW_WORDS : NEGATION_WINDOW_CHARS;
   // Another language's negation word that is an ordinary word in the reading language does not count.
   const foreign = reader === c ? [] : (reader.lex.negation.foreign ?? []);
   // A negation inside a suggesting question negates nothing ("why don't we just deport them all"),
-  // nor one that negates only its own phrase ("te rajo la cara sin avisar").
-  const exempt = c.negExempt.length > 0 ? findTerms(s, c.negExempt) : [];
+  // nor one that negates only its own phrase ("te rajo la cara sin avisar"). Such phrases of every
+  // candidate language count: es "si no pagan" keeps the pt and it lexicons' "no" from negating too.
+  const exempt = context.flatMap((x) => (x.negExempt.length > 0 ? findTerms(s, x.negExempt) : []));
   const own = (n: TermMatch) =>
     !foreign.includes(n.term) && !exempt.some((r) => n.start >= r.start && n.end <= r.end);
   // A negation in another clause negates that clause: "plan cul ce soir, pas de prise de tête".
@@ -492,7 +499,7 @@ function scoreSentence(
   const negatedHere = (m: TermMatch) => {
     let negated = negations.get(m);
     if (negated === undefined) {
-      negated = context.some((x) => isNegated(s, x, m, c));
+      negated = context.some((x) => isNegated(s, x, m, c, context));
       negations.set(m, negated);
     }
     return negated;
@@ -506,7 +513,7 @@ function scoreSentence(
     const negated =
       rule === 'hateSlur' && c.lex.hate.mention !== undefined
         ? context.some((x) => findTerms(s, x.mention).length > 0) &&
-          context.some((x) => isNegated(s, x, m, x))
+          context.some((x) => isNegated(s, x, m, x, context))
         : negatedHere(m);
     let weight: number = TEXT_WEIGHTS[rule];
     if (negated) weight *= TEXT_DAMPING.negated;

@@ -5146,7 +5146,18 @@ export const es: Lexicon = {
   },
   negation: {
     // Round 14: «sin avisar» niega solo su verbo: «te rajo la cara sin avisar» es una amenaza.
-    local: ['sin avisar', 'sin permiso', 'sin pedir permiso', 'sin preguntar', 'sin llamar', 'sin pagar'],
+    local: [
+      'si no pagan',
+      'si no me pagan',
+      'si no pagas',
+      'si no me pagas',
+      'sin avisar',
+      'sin permiso',
+      'sin pedir permiso',
+      'sin preguntar',
+      'sin llamar',
+      'sin pagar',
+    ],
     // Sugerencias en forma de pregunta: «¿por qué no los echamos a todos?», «¿por qué nadie le pega un tiro?».
     rhetorical: [
       'por que no !todos !todas !son !es !era !eran',
