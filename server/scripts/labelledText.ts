@@ -8,7 +8,7 @@ import type { LabelledText } from '../src/engines/moderation/text/trainNgramMode
 
 export const FIXTURES = new URL('../../test/fixtures/moderation/', import.meta.url);
 /** Unseen sets (test/fixtures/moderation/SOURCES.md): the newest blind set and the prompt set, never trained on. */
-export const UNSPENT = ['text-blind-16.json', 'text-prompts-1.json'];
+export const UNSPENT = ['text-blind-17.json', 'text-prompts-2.json'];
 
 type Cases = Record<string, Record<string, Record<string, unknown>>>;
 

@@ -504,7 +504,9 @@ describe('scoring rules', () => {
 
   it('flags weak evidence of both readers together, from a model probability of 0.7 (JOINT)', async () => {
     const veiled = await scoreTextDetailed(
-      'Nice bike you got there. Would be a shame if the brakes got cut and you went under a bus one night.',
+      // The model's reading moves with each retraining; the sentence is chosen to sit between 0.7 and
+      // its threshold, and the expectations below say so when it no longer does.
+      'Nice shop you have. It would be a pity if the glass got broken one night.',
       'violence',
     );
     expect(veiled.lexiconScore).toBeGreaterThanOrEqual(JOINT.lexicon);
