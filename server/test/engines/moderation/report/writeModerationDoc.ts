@@ -2,9 +2,9 @@
  * Regenerates the measured sections of docs/moderation.md (between their `<!-- name:start -->` and
  * `<!-- name:end -->` markers; the prose around them is hand-written):
  *   - text-accuracy: precision and recall per language and per policy on the sentence sets in
- *     test/fixtures/moderation (development, held-out, and the blind sets text-blind-2.json to
- *     text-blind-15.json (all now spent; 8 to 10 violence only) and text-blind-16.json when present,
- *     skipped when absent), with every error on the unspent one;
+ *     test/fixtures/moderation (development, held-out, the blind sets text-blind-2.json to
+ *     text-blind-16.json (all now spent; 8 to 10 violence only), the prompt sets, and
+ *     text-blind-17.json; a set is skipped when absent), with every error on the unspent ones;
  *   - image-models: the three nsfwjs models on the ordinary photos (load time, latency, top class,
  *     scores), the measurement the default model was chosen by;
  *   - image-scores: each ordinary photo's score with the default model.
@@ -174,17 +174,31 @@ const SETS: SentenceSet[] = [
   },
   {
     file: 'text-blind-16.json',
-    name: 'Sixteenth blind set',
+    name: 'Sixteenth blind set, spent',
     about:
-      "written by two more annotators (six languages each: en, zh, ja, ko, ar, ru and fr, es, de, it, pt, nl) who never saw the lexicons, the n-gram classifier, the engine or the other sets, for all three policies (572 sentences: the same shape as the fifteenth, less four sentences the annotators wrote word for word as in earlier sets; neither wrote sexual content involving minors), kept outside the repository until round 15 was done, never used to change a rule and never trained on. Measured before round 15 at 67.2% recall with the lexicons alone and 81.9% / 99.2% precision (2 false flags) with the classifier, and after round 15's lexicon rules, before retraining, at 68.6% and 82.2%; the figures below, after round 15 and the retrained classifier, with the classifier beside the lexicons, are the honest estimate",
-    listErrors: true,
+      'written by two more annotators (six languages each: en, zh, ja, ko, ar, ru and fr, es, de, it, pt, nl) who never saw the lexicons, the n-gram classifier, the engine or the other sets, for all three policies (572 sentences: the same shape as the fifteenth, less four sentences the annotators wrote word for word as in earlier sets; neither wrote sexual content involving minors), kept outside the repository until round 15 was done. Measured before round 15 at 67.2% recall with the lexicons alone and 81.9% / 99.2% precision (2 false flags) with the classifier, and after round 15 at 68.6% and 84.0% / 99.2% (2 false flags). Round 16 then read its errors and the classifier was retrained on it, so the figures below say only that both cover it; the seventeenth blind set measures round 16',
     optional: true,
   },
   {
     file: 'text-prompts-1.json',
-    name: 'Generation prompts, unseen',
+    name: 'Generation prompts, first set, spent',
     about:
-      "image and video generation prompts, the most common text this API moderates: per language 12 ordinary prompts written close to a policy's words (swimwear and couples, knights and battle paintings, people named by origin or religion) and 6 violating ones (adults only), 216 in all, written by one more annotator who never saw the system, after round 15, never used to change a rule and never trained on. With the classifier as it was before round 15 (before its 451 ordinary prompts): 73.6% recall, 96.4% precision, 2 false flags; the figures below are after round 15",
+      "image and video generation prompts, the most common text this API moderates: per language 12 ordinary prompts written close to a policy's words (swimwear and couples, knights and battle paintings, people named by origin or religion) and 6 violating ones (adults only), 216 in all, written by one more annotator who never saw the system, after round 15. Measured after round 15 at 70.8% recall (hate 33%) with 1 false flag. Round 16 then read its errors and the classifier was retrained on it, so the figures below say only that both cover it; the second prompt set measures round 16",
+    optional: true,
+  },
+  {
+    file: 'text-blind-17.json',
+    name: 'Seventeenth blind set',
+    about:
+      "written by two more annotators (six languages each: en, zh, ja, ko, ar, ru and fr, es, de, it, pt, nl) who never saw the lexicons, the n-gram classifier, the engine or the other sets, for all three policies (576 sentences of the sixteenth's shape; neither wrote sexual content involving minors), kept outside the repository until round 16 was done, never used to change a rule and never trained on. 43 sentences that were near copies of sentences in earlier sets (character trigram overlap of 0.6 or more) were taken out before it was measured, leaving 533. Measured before round 16 at 68.8% recall with the lexicons alone and 86.7% / 97.0% precision (7 false flags) with the classifier, and after round 16's rules, before retraining, at 69.2% and 87.1%; the figures below, after round 16 and the retrained classifier, with the classifier beside the lexicons, are the honest estimate",
+    listErrors: true,
+    optional: true,
+  },
+  {
+    file: 'text-prompts-2.json',
+    name: 'Generation prompts, second set, unseen',
+    about:
+      "image and video generation prompts: per language 12 ordinary prompts close to a policy's words and 9 violating ones (3 per policy, adults only; the hateful ones vary the group, the animal and the form: vermin, caricatures, a mob attacking a group), written by one more annotator who never saw the system, before round 16's rules were merged, never used to change a rule and never trained on. 21 near copies of earlier sets' sentences were taken out, leaving 231. Measured before round 16 at 73.3% recall (hate 33%) with no false flag, and after round 16's rules, before retraining, at 82.9% (hate 58%); the figures below are after round 16",
     listErrors: true,
     optional: true,
   },
