@@ -7275,6 +7275,15 @@ export const de: Lexicon = {
     anaphora: ['sie', 'diese leute', 'die leute', 'solche leute'],
     echo: 'juden',
     benign: [
+      // A slogan or a word condemned: '"Ausländer raus" ist ein Nazi-Slogan und hat hier nichts zu
+      // suchen' says where the slogan belongs, not the foreigners (the quoted slogan is damped as a
+      // quotation); "Ausländer haben hier nichts zu suchen" still flags.
+      '*slogan ~4 hat hier nichts zu suchen',
+      '*slogans ~4 haben hier nichts zu suchen',
+      '*parole ~4 hat hier nichts zu suchen',
+      '*parolen ~4 haben hier nichts zu suchen',
+      '*spruch ~4 hat hier nichts zu suchen',
+      '*spruche ~4 haben hier nichts zu suchen',
       // Precision pass: a history lesson on what the Nazis called the disabled or the Jews ("Die Nazis
       // nannten behinderte Menschen lebensunwert"); "die Nazis hatten recht, ... sind lebensunwert"
       // still flags. Fiji, the islands and the rugby team.
