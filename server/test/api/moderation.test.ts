@@ -171,7 +171,9 @@ describe('moderation: results', () => {
 
   it('text is read by the lexicons and the n-gram classifier: a veiled threat only the classifier catches is flagged', async () => {
     const client = clientFor(srv);
-    const text = 'I know where your wife works.';
+    // The model's reading moves with each retraining: the expectations below say so when this sentence
+    // no longer sits above the model's threshold and under the lexicons'.
+    const text = 'I know which school your daughter goes to.';
     const { lexiconScore, model } = await scoreTextDetailed(text, 'violence');
     expect(lexiconScore).toBeLessThan(0.5); // one veiled cue: the lexicons need a second
     expect(model.score).toBeGreaterThanOrEqual(0.5);
