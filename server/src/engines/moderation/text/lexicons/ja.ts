@@ -4552,8 +4552,9 @@ export const ja: Lexicon = {
       '生きる資格がない',
     ],
     exclusion: [
-      '出て行け',
-      '出ていけ',
+      // Not 出ていけない (cannot go out): "障害者がなんで外に出ていけないのか".
+      '出て行け!な',
+      '出ていけ!な',
       // An order at the clause end, not 帰れる (can go home) or 帰れと言われた.
       '帰れ$',
       '帰れよ',

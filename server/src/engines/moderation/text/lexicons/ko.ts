@@ -4815,6 +4815,10 @@ export const ko: Lexicon = {
     // Killing an animal, a monster or a zombie, with its blood: 좀비를 죽이니까 피가 튀었다.
     // A baby kicking in the womb: 뱃속의 아기가 내 배를 발로 찼다.
     benign: [
+      // Trees burnt in a forest fire, and a death called sad: "산불에 나무들이 다 타 죽어야 하는 건 너무
+      // 슬프다" wishes no one dead.
+      '나무* ~4 죽어야*',
+      '죽어야* 하는 ~3 슬프*',
       // The heat, a workout or an exam "half killed me": said of the speaker, by no person.
       '{kheatsubj} ~4 반쯤 죽여*',
       '{kheatsubj} ~4 반 죽여*',

@@ -2054,7 +2054,8 @@ export const zh: Lexicon = {
       '烧起来应该很好看',
     ],
     zyourroute15: ['你上班', '你下班', '你回家', '你上学', '你放学', '你每天'],
-    znocam15: ['没有监控', '没监控', '没有摄像头', '没摄像头', '没有路灯', '没路灯'],
+    // Cameras, not streetlights: a friend's "你上班那条路没有路灯，晚上骑车小心点" is care.
+    znocam15: ['没有监控', '没监控', '没有摄像头', '没摄像头'],
     zkname15: ['布雷维克', '塔兰特', '麦克维'],
     zright15: ['做得对', '干得好', '干得漂亮', '是对的', '是英雄', '没做错', '是好样的'],
     zgorev15: [
@@ -4760,6 +4761,10 @@ export const zh: Lexicon = {
     // Words that hold a slur's letters (found by reading CC-CEDICT): Indochina, 花花绿绿 (colourful),
     // Nicodemus.
     benign: [
+      // A denial: "跨性别者就是跨性别者，不是精神病".
+      '不是精神病',
+      '并不是精神病',
+      '不是精神疾病',
       '印度支那',
       '花花绿绿',
       '绿绿的',
