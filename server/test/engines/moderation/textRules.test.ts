@@ -884,6 +884,13 @@ describe('scoring rules', () => {
     await expectNotFlagged(['no vendré con una escopeta, tranquilo'], 'violence');
   });
 
+  it('reads zh 不是精神病, a denial, as no claim that a group is mentally ill (hate.benign)', async () => {
+    // The lexicons no longer flag it; the n-gram model still does (0.93), until a retraining learns
+    // the denial, and this test then says to move it to expectNotFlagged.
+    await expectLexiconsOnlyNotFlag(['跨性别者就是跨性别者，不是精神病'], 'hate');
+    await expectFlagged(['跨性别者都是精神病，应该关起来'], 'hate');
+  });
+
   it('reads a slur with letters masked by asterisks as the slur it spells', async () => {
     await expectFlagged(
       ['Get these n*ggers out of our neighbourhood.', 'Diese K*naken sollen abhauen.'],
