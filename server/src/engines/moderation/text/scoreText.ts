@@ -303,20 +303,22 @@ function clauseBreak(s: PreparedSentence, from: number, to: number, into?: Set<s
   return false;
 }
 
+/**
+ * `exempt`: the sentence's phrases in which a negation negates nothing, a suggesting question ("why
+ * don't we just deport them all") or a negation of its own phrase only ("te rajo la cara sin avisar"),
+ * of every candidate language: es "si no pagan" keeps the pt and it lexicons' "no"
+ * from negating too.
+ */
 function isNegated(
   s: PreparedSentence,
   c: CompiledLexicon,
   m: TermMatch,
   reader: CompiledLexicon,
-  context: readonly CompiledLexicon[] = [c],
+  exempt: readonly TermMatch[],
 ): boolean {
   const window = s.tokens.length > 0 ? NEGATION_WINDOW_WORDS : NEGATION_WINDOW_CHARS;
   // Another language's negation word that is an ordinary word in the reading language does not count.
   const foreign = reader === c ? [] : (reader.lex.negation.foreign ?? []);
-  // A negation inside a suggesting question negates nothing ("why don't we just deport them all"),
-  // nor one that negates only its own phrase ("te rajo la cara sin avisar"). Such phrases of every
-  // candidate language count: es "si no pagan" keeps the pt and it lexicons' "no" from negating too.
-  const exempt = context.flatMap((x) => (x.negExempt.length > 0 ? findTerms(s, x.negExempt) : []));
   const own = (n: TermMatch) =>
     !foreign.includes(n.term) && !exempt.some((r) => n.start >= r.start && n.end <= r.end);
   // A negation in another clause negates that clause: "plan cul ce soir, pas de prise de tête".
@@ -496,10 +498,13 @@ function scoreSentence(
   let reporting: boolean | undefined;
   // Any candidate language's negation counts. Asked by `longest` and again by `add`: computed once a match.
   const negations = new Map<TermMatch, boolean>();
+  let exemptMatches: TermMatch[] | undefined;
+  const exempt = () =>
+    (exemptMatches ??= context.flatMap((x) => (x.negExempt.length > 0 ? findTerms(s, x.negExempt) : [])));
   const negatedHere = (m: TermMatch) => {
     let negated = negations.get(m);
     if (negated === undefined) {
-      negated = context.some((x) => isNegated(s, x, m, c, context));
+      negated = context.some((x) => isNegated(s, x, m, c, exempt()));
       negations.set(m, negated);
     }
     return negated;
@@ -513,7 +518,7 @@ function scoreSentence(
     const negated =
       rule === 'hateSlur' && c.lex.hate.mention !== undefined
         ? context.some((x) => findTerms(s, x.mention).length > 0) &&
-          context.some((x) => isNegated(s, x, m, x, context))
+          context.some((x) => isNegated(s, x, m, x, exempt()))
         : negatedHere(m);
     let weight: number = TEXT_WEIGHTS[rule];
     if (negated) weight *= TEXT_DAMPING.negated;
@@ -804,7 +809,6 @@ export function scoreTextWithLanguages(
     const isPlay = (i: number) =>
       i >= 0 && i < sentences.length && (playful[i] ??= isPlaySentence(sentences[i]!.prepared, context));
     const paired = PAIRED[policy];
-    const refuters = contextLexicons(c, candidates);
     let previousWeak: TextEvidence[] = [];
     sentences.forEach(({ original, read, prepared }, i) => {
       let evidence = scoreSentence(prepared, c, policy, original, candidates);
@@ -823,7 +827,7 @@ export function scoreTextWithLanguages(
         evidence.some((e) => !e.negated) &&
         i + 1 < sentences.length &&
         !sentences[i + 1]!.original.endsWith('?') &&
-        opensWithRefutation(sentences[i + 1]!.prepared, refuters)
+        opensWithRefutation(sentences[i + 1]!.prepared, context)
       )
         evidence = evidence.map((e) =>
           e.negated ? e : { ...e, weight: e.weight * TEXT_DAMPING.negated, negated: true },
